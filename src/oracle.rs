@@ -154,11 +154,17 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
     if !steps.is_empty() {
         let binaries = outside.snapshot().map(|s| s.binaries.as_slice()).unwrap_or_default();
         let program = |ran: &std::path::Path| world.program(ran, binaries);
-        let filled = steps::Filled {
-            caches: world.filled(),
-            program: &program,
+        let as_the_agents = |path: &std::path::Path| world.as_the_agents(root, path);
+        let existence_free = |path: &std::path::Path| world.existence_free(&inputs, root, path);
+        let beside = steps::Beside {
+            filled: steps::Filled {
+                caches: world.filled(),
+                program: &program,
+            },
+            as_the_agents: &as_the_agents,
+            existence_free: &existence_free,
         };
-        let fed = steps.judge(&world.stand(root).processes(&trace), trace.path(), root, &filled);
+        let fed = steps.judge(&world.stand(root).processes(&trace), trace.path(), root, &beside);
         if !fed.is_empty() {
             return Ok(Verdict::SealBroken(outside.breach(fed, root)));
         }

@@ -186,6 +186,30 @@ pub(crate) fn run_with_lines(
     run_with(req, Limits::DEFAULT, KILL_GRACE, on_line)
 }
 
+/// Runs one of loopgate's own commands beside the verify command: where and as `request` runs it (its tree, room,
+/// environment, mount and plane), untraced, within `limit`, each line of its output to `on_line`; its log
+/// (beside the verify's, extension `what.log`) is removed once read. Make's dry run, a runner's configuration
+/// reading and a bytecode check all ask the run's world this way, so what they read is what the run read.
+pub(crate) fn run_beside(
+    request: &VerifyRequest,
+    command: &str,
+    what: &str,
+    limit: Duration,
+    on_line: &mut (dyn FnMut(&[u8]) + Send),
+) -> Result<VerifyOutcome, VerifyError> {
+    let log_path = request.log_path.with_extension(format!("{what}.log"));
+    let beside = VerifyRequest {
+        command,
+        timeout: request.timeout.min(limit),
+        log_path: &log_path,
+        prefix: &[],
+        ..request.clone()
+    };
+    let outcome = run_with_lines(&beside, on_line);
+    let _ = std::fs::remove_file(&log_path);
+    outcome
+}
+
 /// Where a run's log is written until the run completes: `LOG.PID-N.partial`, one per run, so runs of the same
 /// iteration at once (two stops, many self-checks) never write or rename each other's file.
 fn partial_path(log_path: &Path) -> PathBuf {

@@ -103,13 +103,13 @@ impl Steps {
     }
 
     /// The moves set aside that the run's processes (`procs`, traced to `trace`, in the project at `root`, with
-    /// the caches its toolchains fill, `filled`) do not clear, each with what its step did; empty when every
-    /// step is free.
-    pub(crate) fn judge(&self, procs: &Processes, trace: &Path, root: &Path, filled: &Filled) -> Vec<Move> {
+    /// what the run met beside the steps' writes, `beside`) do not clear, each with what its step did; empty when
+    /// every step is free.
+    pub(crate) fn judge(&self, procs: &Processes, trace: &Path, root: &Path, beside: &Beside) -> Vec<Move> {
         self.aside
             .iter()
             .filter_map(|(m, steps)| {
-                let finding = match finding(procs, steps, trace, filled)? {
+                let finding = match finding(procs, steps, trace, beside)? {
                     Finding::Fed(path) => Finding::Fed(
                         Path::new(&path)
                             .strip_prefix(root)
@@ -195,6 +195,44 @@ impl Filled<'_> {
     }
 }
 
+/// What a step's write can stand for without feeding the rest of the run anything of its own, besides the
+/// caches its toolchain fills ([`Filled`]), asked of the room's tree after the run.
+///
+/// **Why these two.** The code under test is the agent's tree, judged before the run; a step's write is a
+/// move only where it gives the rest of the run what that tree and the snapshot would not:
+/// - **a file rewritten as the tree has it** (`go mod tidy` on a tidy module, a formatter that found nothing to
+///   change): the rest read, after the step had ended, the bytes and mode the agent's tree holds, which were
+///   judged as the tree's;
+/// - **a name only looked at** (listed, probed, looked for: a package directory Python's import system stats,
+///   a data directory pytest's collection lists): the rest met its existence and nothing it holds, and a file
+///   at that name in the tree would have fed the same — so it is free where the tree's would be, that is
+///   everywhere but the names whose existence the oracle seals (the baseline looked for them and the observed
+///   closure keeps them absent, or the derived closure judges or watches them) and a link.
+///
+/// Not bytecode a step compiled (`compileall` before the tests): whether a `.pyc` holds its source's code can
+/// only be told from its bytes, and the run's writes to the room's caches live in the run's throw-away scratch
+/// (`confine::mount::private`), gone when the judge could compare them.
+pub(crate) struct Beside<'a> {
+    pub(crate) filled: Filled<'a>,
+    /// Whether the file at this path (as the run names it) stands in the room's tree as in the agent's tree: the
+    /// same kind of file, the same bytes, the same mode.
+    pub(crate) as_the_agents: &'a dyn Fn(&Path) -> bool,
+    /// Whether a file at this path could stand in the agent's tree unjudged by its existence (see above).
+    pub(crate) existence_free: &'a dyn Fn(&Path) -> bool,
+}
+
+impl Beside<'_> {
+    /// Nothing stands for anything (a run outside the room, a test of the rest).
+    #[cfg(test)]
+    pub(crate) fn none() -> Beside<'static> {
+        Beside {
+            filled: Filled::none(),
+            as_the_agents: &|_| false,
+            existence_free: &|_| false,
+        }
+    }
+}
+
 /// The program each process ran, line by line: what it started with `execve`, or, before any, its parent's when
 /// it was started.
 struct Programs<'p> {
@@ -232,7 +270,7 @@ impl<'p> Programs<'p> {
 }
 
 /// What the processes started as `steps` did that the rest of the run could feel; `None`: nothing.
-fn finding(procs: &Processes, steps: &[Step], trace: &Path, filled: &Filled) -> Option<Finding> {
+fn finding(procs: &Processes, steps: &[Step], trace: &Path, beside: &Beside) -> Option<Finding> {
     if let Some(line) = &procs.unreadable {
         return Some(Finding::Unread(format!("a line is not a process's: `{line}`")));
     }
@@ -311,7 +349,7 @@ fn finding(procs: &Processes, steps: &[Step], trace: &Path, filled: &Filled) -> 
             .map(|(_, path)| path),
     );
     // What the toolchain's own programs wrote into a cache it keys by content is what the runner would compute.
-    let vouched = filled.vouched(procs, &side);
+    let vouched = beside.filled.vouched(procs, &side);
     let content: HashSet<&Path> = writes
         .iter()
         .filter(|(path, n)| made.get(*path) != Some(*n) && !is_device(path))
@@ -327,18 +365,54 @@ fn finding(procs: &Processes, steps: &[Step], trace: &Path, filled: &Filled) -> 
         .iter()
         .flat_map(|path| [path.to_path_buf(), resolved.of(path)])
         .collect();
-    procs
-        .touched
+    // What the rest touched at or below each of them, in the order first touched.
+    let mut fed: Vec<(PathBuf, Vec<Touch>)> = Vec::new();
+    for (line, _, access, path) in procs.touched.iter().filter(|(_, pid, _, _)| !side.contains(pid)) {
+        let again = resolved.of(path);
+        let Some(at) = path.ancestors().chain(again.ancestors()).find(|a| content.contains(*a)) else {
+            continue;
+        };
+        let touch = Touch {
+            line: *line,
+            access: *access,
+            exact: path == at || again == at,
+            path: path.clone(),
+        };
+        match fed.iter_mut().find(|(written, _)| written == at) {
+            Some((_, touches)) => touches.push(touch),
+            None => fed.push((at.to_path_buf(), vec![touch])),
+        }
+    }
+    // Every process of the step has ended (above): the rest met, after this line, what the step left.
+    let ended = side
         .iter()
-        .filter(|(_, pid, _, _)| !side.contains(pid))
-        .find_map(|(_, _, _, path)| {
-            let again = resolved.of(path);
-            path.ancestors()
-                .chain(again.ancestors())
-                .find(|a| content.contains(*a))
-                .map(Path::to_path_buf)
+        .filter_map(|pid| procs.ends.get(pid))
+        .max()
+        .copied()
+        .unwrap_or(0);
+    fed.into_iter()
+        .find(|(written, touches)| {
+            // Below a directory renamed into place, each name looked at is judged as the tree's would be too.
+            let looked_only = touches
+                .iter()
+                .all(|t| t.access.looks_only() && (t.exact || (beside.existence_free)(&t.path)));
+            let after = touches
+                .iter()
+                .all(|t| t.line > ended && t.exact && t.access != Access::Wrote);
+            let stands_for_the_tree =
+                (looked_only && (beside.existence_free)(written)) || (after && (beside.as_the_agents)(written));
+            !stands_for_the_tree
         })
-        .map(|path| Finding::Fed(path.display().to_string()))
+        .map(|(written, _)| Finding::Fed(written.display().to_string()))
+}
+
+/// One touch by the rest of the run of what a step wrote.
+struct Touch {
+    line: usize,
+    access: Access,
+    /// At the name written itself, not below it.
+    exact: bool,
+    path: PathBuf,
 }
 
 /// Paths with their directory resolved through links as it stands now, each directory resolved once.

@@ -11,6 +11,7 @@
 //! The stages after it: `run` runs the verify command in it, `verdict` reads what the run said, `compare`
 //! holds that to the baseline.
 
+mod beside;
 mod outside;
 mod room;
 mod sealed;

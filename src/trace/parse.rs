@@ -31,6 +31,16 @@ pub(crate) enum Access {
     Wrote,
 }
 
+impl Access {
+    /// Whether it met only a name — its existence, its metadata, a directory's entries — and no file's content.
+    pub(crate) fn looks_only(self) -> bool {
+        matches!(
+            self,
+            Access::Probed | Access::Listed | Access::Missing | Access::MissingProgram
+        )
+    }
+}
+
 /// One path a traced process touched, and how.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Event {

@@ -1198,7 +1198,18 @@ pub(crate) fn honest_passes(h: &Honest) -> bool {
     let (path, fixed) = h.fixture.fix;
     p.write(path, fixed);
     (h.play)(&p);
-    promise(&p).json()["decision"] != "block"
+    let json = promise(&p).json();
+    let passed = json["decision"] != "block";
+    if !passed {
+        // Why, in the test's output: what the next change to the oracle starts from.
+        let reason = json["reason"].as_str().unwrap_or_default();
+        println!(
+            "[gaming] {} rejected: {}",
+            h.name,
+            reason.lines().take(12).collect::<Vec<_>>().join(" | ")
+        );
+    }
+    passed
 }
 
 pub(crate) fn play_honest(h: &Honest) {

@@ -34,8 +34,10 @@ pub const STILL_REJECTED: &[(&str, &str)] = &[
         "pytest_make_compiles_the_sources_before_testing",
         "a new step is judged by what it does (`oracle::steps`): `compileall` writes the bytecode the tests then \
          load, and bytecode is a channel a step would use to plant code the source lacks \
-         (`make_step_moves_2::pytest_make_step_compiles_a_fix_into_the_codes_bytecode`). Next step: bytecode a \
-         step wrote for a source counts only where it is that source's (`room::pycache` checks the hash)",
+         (`make_step_moves_2::pytest_make_step_compiles_a_fix_into_the_codes_bytecode`). Bytecode a step wrote \
+         counts as its source's only where its code is what the source compiles to, which only its bytes can \
+         show, and the run's writes to the room's caches are gone with its scratch when the judge looks. Next \
+         step: keep the scratch's upper layer of the room's caches until the judge has compared it",
     ),
     (
         "pytest_make_runs_a_lint_script_of_its_own_before_testing",

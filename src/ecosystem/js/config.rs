@@ -423,17 +423,9 @@ fn read(runner: Runner, dir: &str, request: &VerifyRequest, form: Form) -> Optio
         if form == Form::AsRun { "as-run" } else { "as-written" },
         quote(READER)
     );
-    let log_path = request.log_path.with_extension("config.log");
-    let reading = VerifyRequest {
-        command: &command,
-        timeout: request.timeout.min(READ_LIMIT),
-        log_path: &log_path,
-        prefix: &[],
-        ..request.clone()
-    };
     let mut answers: Vec<String> = Vec::new();
     let mut lines = 0;
-    let outcome = crate::verify::run_with_lines(&reading, &mut |line| {
+    let outcome = crate::verify::run_beside(request, &command, "config", READ_LIMIT, &mut |line| {
         lines += 1;
         let line = String::from_utf8_lossy(line);
         if lines <= MAX_LINES
@@ -442,7 +434,6 @@ fn read(runner: Runner, dir: &str, request: &VerifyRequest, form: Form) -> Optio
             answers.push(json.trim_start().to_string());
         }
     });
-    let _ = std::fs::remove_file(&log_path);
     outcome.ok()?;
     // The reader answers once: a second answer is the configuration's code printing as the reader (it runs in the
     // reader's process and can find the mark), and no answer of it is trusted.

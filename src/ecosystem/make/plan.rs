@@ -249,7 +249,7 @@ fn resolve(
     let program = request.command.split_whitespace().next()?;
     let dry = format!("{program} -n -p --trace {} 2>/dev/null", args.join(" "));
     let mut lines: Vec<String> = Vec::new();
-    let outcome = run_beside(request, &dry, "make-plan.log", &mut |line| {
+    let outcome = run_beside(request, &dry, "make-plan", &mut |line| {
         if lines.len() < MAX_LINES {
             lines.push(String::from_utf8_lossy(line).into_owned());
         }
@@ -314,7 +314,7 @@ fn read_makefiles(request: &VerifyRequest, makefiles: &[String], dir: &str) -> B
     let mut texts: BTreeMap<String, String> = BTreeMap::new();
     let mut current: Option<String> = None;
     let mut read = 0;
-    let outcome = run_beside(request, &command, "make-files.log", &mut |line| {
+    let outcome = run_beside(request, &command, "make-files", &mut |line| {
         let line = String::from_utf8_lossy(line);
         let line = line.trim_end_matches(['\n', '\r']);
         if let Some(name) = line.strip_prefix(&marker).and_then(|rest| rest.strip_prefix(' ')) {
@@ -335,26 +335,15 @@ fn read_makefiles(request: &VerifyRequest, makefiles: &[String], dir: &str) -> B
     texts
 }
 
-/// Runs one of the plan's own commands where and as `request` runs the verify command, untraced, within the dry
-/// run's limit, each line of its output to `on_line`; its log (beside the verify's, with `extension`) is removed
-/// once read. `None` when it could not run.
+/// Runs one of the plan's own commands beside the verify, within the dry run's limit (`verify::run_beside`).
+/// `None` when it could not run.
 fn run_beside(
     request: &VerifyRequest,
     command: &str,
-    extension: &str,
+    what: &str,
     on_line: &mut (dyn FnMut(&[u8]) + Send),
 ) -> Option<crate::verify::VerifyOutcome> {
-    let log_path = request.log_path.with_extension(extension);
-    let beside = VerifyRequest {
-        command,
-        timeout: request.timeout.min(DRY_RUN_LIMIT),
-        log_path: &log_path,
-        prefix: &[],
-        ..request.clone()
-    };
-    let outcome = crate::verify::run_with_lines(&beside, on_line);
-    let _ = std::fs::remove_file(&log_path);
-    outcome.ok()
+    crate::verify::run_beside(request, command, what, DRY_RUN_LIMIT, on_line).ok()
 }
 
 /// `word` quoted for `sh`.

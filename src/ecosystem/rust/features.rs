@@ -283,17 +283,9 @@ fn moved(sealed: &Features, now: &BTreeMap<String, BTreeSet<String>>) -> Vec<Mov
 /// Runs `command` where and as `request` runs the verify command; its lines that start with [`DATA`], [`TREE`] or [`OUT`]
 /// (marks kept), and, where it printed any, the last line that starts with [`ERROR`] (its reason).
 fn lines_of(request: &VerifyRequest, command: &str, what: &str) -> (Vec<String>, Option<String>) {
-    let log_path = request.log_path.with_extension(format!("{what}.log"));
-    let reading = VerifyRequest {
-        command,
-        timeout: request.timeout.min(READ_LIMIT),
-        log_path: &log_path,
-        prefix: &[],
-        ..request.clone()
-    };
     let mut data = Vec::new();
     let mut error = None;
-    let outcome = crate::verify::run_with_lines(&reading, &mut |line| {
+    let outcome = crate::verify::run_beside(request, command, what, READ_LIMIT, &mut |line| {
         let line = String::from_utf8_lossy(line);
         if line.starts_with(DATA) || line.starts_with(TREE) || line.starts_with(OUT) {
             data.push(line.into_owned());
@@ -303,7 +295,6 @@ fn lines_of(request: &VerifyRequest, command: &str, what: &str) -> (Vec<String>,
             error = Some(text.trim().to_string());
         }
     });
-    let _ = std::fs::remove_file(&log_path);
     if let Err(e) = outcome {
         error = Some(e.to_string());
     }

@@ -1,6 +1,6 @@
 use std::path::Path;
 
-use super::{Filled, finding};
+use super::{Beside, Filled, finding};
 use crate::closure::steps::{Finding, Step};
 use crate::trace::parse::processes;
 
@@ -27,7 +27,7 @@ fn judged(text: &str) -> Option<Finding> {
         &processes(text, Path::new("/p")),
         &steps,
         Path::new("/room/promise.trace"),
-        &Filled::none(),
+        &Beside::none(),
     )
 }
 
@@ -170,7 +170,10 @@ fn go_judged(text: &str) -> Option<Finding> {
         &processes(text, Path::new("/p")),
         &steps,
         Path::new("/room/promise.trace"),
-        &filled,
+        &Beside {
+            filled,
+            ..Beside::none()
+        },
     )
 }
 
@@ -197,7 +200,7 @@ fn entries_the_toolchain_alone_wrote_into_its_cache_feed_the_rest_nothing() {
             &processes(&text, Path::new("/p")),
             &[Step::Argv(vec!["go".into(), "vet".into(), "./...".into()])],
             Path::new("/room/promise.trace"),
-            &Filled::none(),
+            &Beside::none(),
         ),
         Some(Finding::Fed(CACHE_ENTRY.into()))
     );
@@ -248,4 +251,72 @@ fn what_the_toolchain_wrote_outside_its_cache_is_judged_as_before() {
         go_judged(&go_trace(env, read)),
         Some(Finding::Fed("/home/u/.config/go/env".into()))
     );
+}
+
+/// [`judged`] with what the run met beside the step's writes: `/p/same` stands in the room's tree as in the
+/// agent's, and only `/p/gen/…` and `/p/data/…` are names whose existence nothing seals.
+fn judged_beside(text: &str) -> Option<Finding> {
+    let steps = [Step::Argv(vec!["node".into(), "--check".into(), "a.js".into()])];
+    let program = |ran: &Path| Some(ran.to_path_buf()).filter(|p| p.starts_with("/usr"));
+    finding(
+        &processes(text, Path::new("/p")),
+        &steps,
+        Path::new("/room/promise.trace"),
+        &Beside {
+            filled: Filled {
+                caches: Vec::new(),
+                program: &program,
+            },
+            as_the_agents: &|path| path == Path::new("/p/same"),
+            existence_free: &|path| path.starts_with("/p/gen") || path.starts_with("/p/data"),
+        },
+    )
+}
+
+/// The step's write of `path`, and the runner's `touch` of it.
+fn wrote_then(path: &str, touch: &str) -> String {
+    trace(
+        &format!("101 openat(AT_FDCWD</p>, \"{path}\", O_WRONLY|O_CREAT|O_TRUNC, 0666) = 3</p/{path}>\n"),
+        &format!("{touch}\n"),
+    )
+}
+
+#[test]
+fn a_name_only_looked_at_feeds_its_existence_alone_where_nothing_seals_it() {
+    let probe = |path: &str| format!("102 newfstatat(AT_FDCWD</p>, \"{path}\", {{st_mode=S_IFREG|0644}}, 0) = 0");
+    assert_eq!(
+        judged_beside(&wrote_then("gen/__init__.py", &probe("gen/__init__.py"))),
+        None
+    );
+    let listed = "102 openat(AT_FDCWD</p>, \"data\", O_RDONLY|O_DIRECTORY) = 3</p/data>\n\
+                  102 getdents64(3</p/data>, 0x1 /* 3 entries */, 32768) = 80";
+    assert_eq!(judged_beside(&wrote_then("data", listed)), None);
+    // Its content read, or a name whose existence is sealed: fed.
+    let read = "102 openat(AT_FDCWD</p>, \"gen/__init__.py\", O_RDONLY|O_CLOEXEC) = 3</p/gen/__init__.py>";
+    assert_eq!(
+        judged_beside(&wrote_then("gen/__init__.py", read)),
+        Some(Finding::Fed("/p/gen/__init__.py".into()))
+    );
+    assert_eq!(
+        judged_beside(&wrote_then(".quick", &probe(".quick"))),
+        Some(Finding::Fed("/p/.quick".into()))
+    );
+}
+
+#[test]
+fn a_file_rewritten_as_the_agents_tree_has_it_feeds_nothing() {
+    let read = "102 openat(AT_FDCWD</p>, \"same\", O_RDONLY|O_CLOEXEC) = 3</p/same>";
+    assert_eq!(judged_beside(&wrote_then("same", read)), None);
+    let other = read.replace("same", "other");
+    assert_eq!(
+        judged_beside(&wrote_then("other", &other)),
+        Some(Finding::Fed("/p/other".into()))
+    );
+    // Read while the step still ran: what it met then is not what the tree has.
+    let early = trace(
+        "101 openat(AT_FDCWD</p>, \"same\", O_WRONLY|O_TRUNC, 0666) = 3</p/same>\n\
+         100 openat(AT_FDCWD</p>, \"same\", O_RDONLY) = 4</p/same>\n",
+        "",
+    );
+    assert_eq!(judged_beside(&early), Some(Finding::Fed("/p/same".into())));
 }
