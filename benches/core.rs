@@ -178,16 +178,7 @@ fn count_tests_cargo_output_100k_lines_whole_text(bencher: divan::Bencher) {
 fn verify_runner_true(bencher: divan::Bencher) {
     let dir = tempfile::tempdir().expect("tempdir");
     let log = dir.path().join("verify.log");
-    let request = verify::VerifyRequest {
-        command: "true",
-        cwd: dir.path(),
-        timeout: std::time::Duration::from_secs(60),
-        log_path: &log,
-        prefix: &[],
-        env: None,
-        plane: None,
-        mount: None,
-    };
+    let request = verify::VerifyRequest::plain("true", dir.path(), &log);
     bencher.bench(|| verify::run(black_box(&request)).expect("runs").passed());
 }
 

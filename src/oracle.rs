@@ -149,6 +149,7 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
         own_report,
         observed,
         trace,
+        kept,
     } = ran?;
     // A step set aside is free only when its processes fed the rest of the run nothing.
     if !steps.is_empty() {
@@ -156,6 +157,8 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
         let program = |ran: &std::path::Path| world.program(ran, binaries);
         let as_the_agents = |path: &std::path::Path| world.as_the_agents(root, path);
         let existence_free = |path: &std::path::Path| world.existence_free(&inputs, root, path);
+        let compiled =
+            |files: &[steps::ReadBytecode]| world.compiled(active, &command, &log_path, kept.as_ref(), files);
         let beside = steps::Beside {
             filled: steps::Filled {
                 caches: world.filled(),
@@ -163,6 +166,7 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
             },
             as_the_agents: &as_the_agents,
             existence_free: &existence_free,
+            compiled: &compiled,
         };
         let fed = steps.judge(&world.stand(root).processes(&trace), trace.path(), root, &beside);
         if !fed.is_empty() {

@@ -59,6 +59,23 @@ pub struct VerifyRequest<'a> {
     pub mount: Option<&'a crate::confine::mount::Mount>,
 }
 
+impl<'a> VerifyRequest<'a> {
+    /// `command` in `cwd` with loopgate's own environment and confinement, a minute's limit, logging to
+    /// `log_path`: a run outside any room (a benchmark's, a test's).
+    pub fn plain(command: &'a str, cwd: &'a Path, log_path: &'a Path) -> Self {
+        VerifyRequest {
+            command,
+            cwd,
+            timeout: Duration::from_secs(60),
+            log_path,
+            prefix: &[],
+            env: None,
+            plane: None,
+            mount: None,
+        }
+    }
+}
+
 /// What the verify command did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct VerifyOutcome {

@@ -180,6 +180,24 @@ impl Mount {
         self.private.as_ref().map(Private::dirs).unwrap_or_default()
     }
 
+    /// This namespace with the upper layers of the room's caches kept in `dir` past the run (see
+    /// `Private::keeping`); itself where it overlays no cache.
+    pub(crate) fn keeping_caches(&self, dir: &Path) -> io::Result<Mount> {
+        let private = match &self.private {
+            Some(private) => Some(private.keeping(dir)?),
+            None => None,
+        };
+        Ok(Mount {
+            private,
+            ..self.clone()
+        })
+    }
+
+    /// Where a run [`Mount::keeping_caches`] in `dir` kept what it wrote into the room's cache `cache`.
+    pub(crate) fn kept_upper(&self, dir: &Path, cache: &Path) -> Option<PathBuf> {
+        self.private.as_ref()?.kept_upper(dir, cache)
+    }
+
     /// The held paths the run reads from the snapshot (see `room::snapshot`).
     pub(crate) fn presented(&self) -> &[PathBuf] {
         &self.presented

@@ -38,6 +38,14 @@ impl Mount {
         match *self {}
     }
 
+    pub(crate) fn keeping_caches(&self, _dir: &Path) -> io::Result<Mount> {
+        match *self {}
+    }
+
+    pub(crate) fn kept_upper(&self, _dir: &Path, _cache: &Path) -> Option<PathBuf> {
+        match *self {}
+    }
+
     pub(crate) fn enter(&self) -> io::Result<()> {
         match *self {}
     }

@@ -160,6 +160,58 @@ pub(crate) struct Ran<'i> {
     /// The baseline's observed closure, where this run was traced to compare where it loads the test side from.
     pub(crate) observed: Option<&'i Observed>,
     pub(crate) trace: Trace,
+    /// What the run wrote into the room's caches, kept past it where steps are to be judged.
+    pub(crate) kept: Option<KeptCaches>,
+}
+
+/// What a run kept of its writes into the room's caches (`confine::mount::Mount::keeping_caches`), for the judge of
+/// its steps to read (`oracle::steps`: bytecode a step wrote) — and when the run ended, so that a file changed
+/// after it (by a process of the run left behind) is told apart. The directory is removed when this is dropped:
+/// no later run reads it.
+pub(crate) struct KeptCaches {
+    dir: KeptDir,
+    mount: crate::confine::mount::Mount,
+    pub(crate) ended: std::time::SystemTime,
+}
+
+impl KeptCaches {
+    /// Where the run's writes into the room's cache `cache` are, laid out as the cache is.
+    pub(crate) fn upper(&self, cache: &Path) -> Option<PathBuf> {
+        self.mount.kept_upper(&self.dir.0, cache)
+    }
+}
+
+/// A directory made empty in the room for one run's kept caches, removed with everything in it when dropped.
+struct KeptDir(PathBuf);
+
+impl KeptDir {
+    fn make(room: &Path) -> Option<KeptDir> {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        let dir = room.join(format!("kept-caches.{}.{nanos}", std::process::id()));
+        std::fs::create_dir(&dir).ok()?;
+        Some(KeptDir(dir))
+    }
+}
+
+impl Drop for KeptDir {
+    fn drop(&mut self) {
+        open_up(&self.0);
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Gives every directory below `dir` its owner's full access: overlayfs leaves a directory of mode 0 in its work
+/// directory, which its owner could not otherwise empty.
+fn open_up(dir: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    let _ = std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700));
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        if entry.file_type().is_ok_and(|kind| kind.is_dir()) {
+            open_up(&entry.path());
+        }
+    }
 }
 
 impl<'i> Ran<'i> {
@@ -194,6 +246,17 @@ impl<'i> Ran<'i> {
         let trace = Trace::new(&stand, log_path, "promise.trace", tracer);
         let timeout = Duration::from_secs(fields.config.verify.verify_timeout);
         let request = stand.request(command, timeout, log_path, &trace);
+        // A step's writes into the room's caches are judged after the run by their bytes: kept on disk past it.
+        let keeping = match (&stand.placed, request.mount) {
+            (Some((_, room)), Some(mount)) if !steps.is_empty() => {
+                KeptDir::make(room).and_then(|dir| Some((mount.keeping_caches(&dir.0).ok()?, dir)))
+            }
+            _ => None,
+        };
+        let request = VerifyRequest {
+            mount: keeping.as_ref().map(|(mount, _)| mount).or(request.mount),
+            ..request
+        };
         let own_report = stand.own_report(fields);
         if let Some(Err(err)) = own_report.as_ref().map(OwnReport::clear) {
             let _ = world.put_back(active);
@@ -206,6 +269,11 @@ impl<'i> Ran<'i> {
         // verify to start) is still there to see now; from here on the watch sees every change.
         let unwatched = unwatched_changes(inputs, steps, root, &checks, world.sealed.copies);
         let counted = run_counted(&request, progress);
+        let kept = keeping.map(|(mount, dir)| KeptCaches {
+            dir,
+            mount,
+            ended: std::time::SystemTime::now(),
+        });
         let mut moved = watch.map(Watch::finish).unwrap_or_default();
         #[cfg(target_os = "linux")]
         moved.extend(linked.map(super::watch::Linked::finish).unwrap_or_default());
@@ -223,6 +291,7 @@ impl<'i> Ran<'i> {
             own_report,
             observed: resolution.map(|(observed, _)| observed),
             trace,
+            kept,
         })
     }
 }

@@ -198,7 +198,7 @@ impl Filled<'_> {
 /// What a step's write can stand for without feeding the rest of the run anything of its own, besides the
 /// caches its toolchain fills ([`Filled`]), asked of the room's tree after the run.
 ///
-/// **Why these two.** The code under test is the agent's tree, judged before the run; a step's write is a
+/// **Why these three.** The code under test is the agent's tree, judged before the run; a step's write is a
 /// move only where it gives the rest of the run what that tree and the snapshot would not:
 /// - **a file rewritten as the tree has it** (`go mod tidy` on a tidy module, a formatter that found nothing to
 ///   change): the rest read, after the step had ended, the bytes and mode the agent's tree holds, which were
@@ -207,11 +207,13 @@ impl Filled<'_> {
 ///   a data directory pytest's collection lists): the rest met its existence and nothing it holds, and a file
 ///   at that name in the tree would have fed the same — so it is free where the tree's would be, that is
 ///   everywhere but the names whose existence the oracle seals (the baseline looked for them and the observed
-///   closure keeps them absent, or the derived closure judges or watches them) and a link.
-///
-/// Not bytecode a step compiled (`compileall` before the tests): whether a `.pyc` holds its source's code can
-/// only be told from its bytes, and the run's writes to the room's caches live in the run's throw-away scratch
-/// (`confine::mount::private`), gone when the judge could compare them.
+///   closure keeps them absent, or the derived closure judges or watches them) and a link;
+/// - **bytecode that is its source's**: a `.pyc` a step wrote into the room's pycache (`compileall`, or any
+///   Python program importing the standard library) that the rest's interpreter — one the agent cannot change —
+///   read after the step had ended, whose code is exactly what compiling its source yields, read from the
+///   run's own writes kept past it (`oracle::run::KeptCaches`) and compiled where the run stood
+///   (`room::pycache::compiled_from_sources`): the rest ran nothing a recompile would not. A fix compiled into
+///   the code's bytecode, a patch into a library's, a file changed after the run ended: the step's content.
 pub(crate) struct Beside<'a> {
     pub(crate) filled: Filled<'a>,
     /// Whether the file at this path (as the run names it) stands in the room's tree as in the agent's tree: the
@@ -219,7 +221,12 @@ pub(crate) struct Beside<'a> {
     pub(crate) as_the_agents: &'a dyn Fn(&Path) -> bool,
     /// Whether a file at this path could stand in the agent's tree unjudged by its existence (see above).
     pub(crate) existence_free: &'a dyn Fn(&Path) -> bool,
+    /// Which of these bytecode files, each read by the trusted interpreter beside it, hold their source's code.
+    pub(crate) compiled: &'a dyn Fn(&[ReadBytecode]) -> Vec<bool>,
 }
+
+/// A bytecode file a step wrote, as the run named it, and the interpreter that read it.
+pub(crate) type ReadBytecode = (PathBuf, PathBuf);
 
 impl Beside<'_> {
     /// Nothing stands for anything (a run outside the room, a test of the rest).
@@ -229,6 +236,7 @@ impl Beside<'_> {
             filled: Filled::none(),
             as_the_agents: &|_| false,
             existence_free: &|_| false,
+            compiled: &|files| vec![false; files.len()],
         }
     }
 }
@@ -367,13 +375,14 @@ fn finding(procs: &Processes, steps: &[Step], trace: &Path, beside: &Beside) -> 
         .collect();
     // What the rest touched at or below each of them, in the order first touched.
     let mut fed: Vec<(PathBuf, Vec<Touch>)> = Vec::new();
-    for (line, _, access, path) in procs.touched.iter().filter(|(_, pid, _, _)| !side.contains(pid)) {
+    for (line, pid, access, path) in procs.touched.iter().filter(|(_, pid, _, _)| !side.contains(pid)) {
         let again = resolved.of(path);
         let Some(at) = path.ancestors().chain(again.ancestors()).find(|a| content.contains(*a)) else {
             continue;
         };
         let touch = Touch {
             line: *line,
+            pid: *pid,
             access: *access,
             exact: path == at || again == at,
             path: path.clone(),
@@ -390,25 +399,51 @@ fn finding(procs: &Processes, steps: &[Step], trace: &Path, beside: &Beside) -> 
         .max()
         .copied()
         .unwrap_or(0);
-    fed.into_iter()
-        .find(|(written, touches)| {
-            // Below a directory renamed into place, each name looked at is judged as the tree's would be too.
-            let looked_only = touches
-                .iter()
-                .all(|t| t.access.looks_only() && (t.exact || (beside.existence_free)(&t.path)));
-            let after = touches
-                .iter()
-                .all(|t| t.line > ended && t.exact && t.access != Access::Wrote);
-            let stands_for_the_tree =
-                (looked_only && (beside.existence_free)(written)) || (after && (beside.as_the_agents)(written));
-            !stands_for_the_tree
-        })
-        .map(|(written, _)| Finding::Fed(written.display().to_string()))
+    let programs = Programs::of(procs);
+    let mut bytecode: Vec<ReadBytecode> = Vec::new();
+    for (written, touches) in fed {
+        // Below a directory renamed into place, each name looked at is judged as the tree's would be too.
+        let looked_only = touches
+            .iter()
+            .all(|t| t.access.looks_only() && (t.exact || (beside.existence_free)(&t.path)));
+        let after = touches
+            .iter()
+            .all(|t| t.line > ended && t.exact && t.access != Access::Wrote);
+        if (looked_only && (beside.existence_free)(&written)) || (after && (beside.as_the_agents)(&written)) {
+            continue;
+        }
+        // Bytecode read by an interpreter the agent cannot change, and never run or written by the rest.
+        let interpreter = touches
+            .iter()
+            .find(|t| t.access == Access::Read)
+            .and_then(|t| programs.at(t.pid, t.line))
+            .and_then(|ran| (beside.filled.program)(ran));
+        match interpreter {
+            Some(interpreter)
+                if after
+                    && written.extension().is_some_and(|e| e == "pyc")
+                    && touches.iter().all(|t| t.access != Access::Executed) =>
+            {
+                bytecode.push((written, interpreter));
+            }
+            _ => return Some(Finding::Fed(written.display().to_string())),
+        }
+    }
+    if bytecode.is_empty() {
+        return None;
+    }
+    let same = (beside.compiled)(&bytecode);
+    bytecode
+        .into_iter()
+        .zip(same.into_iter().chain(std::iter::repeat(false)))
+        .find(|(_, same)| !same)
+        .map(|((written, _), _)| Finding::Fed(written.display().to_string()))
 }
 
 /// One touch by the rest of the run of what a step wrote.
 struct Touch {
     line: usize,
+    pid: u32,
     access: Access,
     /// At the name written itself, not below it.
     exact: bool,

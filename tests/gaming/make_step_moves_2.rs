@@ -9,7 +9,9 @@
 //! - *a name no list holds*: a configuration the runner reads on its own that no list of the tree's names
 //!   (`.rspec-local`, a `*.dist-info` entry point on `sys.path`);
 //! - *outside the project, not frozen*: `~/.rspec`, a `.cargo/config.toml` in a parent directory;
-//! - *caches*: bytecode of a fix the source lacks, written by the step into `__pycache__`;
+//! - *caches*: bytecode of a fix the source lacks, written by the step into `__pycache__`, unchecked or stamped
+//!   with the source's own time and size (what Python's check accepts; only the code, compared with what the
+//!   source compiles to, tells);
 //! - *make itself*: an included makefile make remakes, written one way for the dry run and another for the run;
 //! - *a name only looked at*: a marker the sealed tests test the existence of (the baseline looked for it, so its
 //!   absence is sealed), made by the step, or made a link by it — what the rest only probed is free only where
@@ -72,6 +74,17 @@ pub const PYTEST_MAKE_MARKER: Fixture = Fixture {
     ],
     ..PYTEST_MAKE
 };
+
+/// A step before the goal running `tools/pyc.py` (`script`), which compiles `tools/fixed.txt` — the fixed code
+/// the tree's `calc.py` lacks — into the bytecode Python will load for `calc.py`.
+fn compiles_the_fix_in_a_step(p: &crate::project::Project, script: &str) {
+    p.write(
+        "tools/fixed.txt",
+        "def add(a, b):\n    return a + b\n\n\ndef mul(a, b):\n    return a * b\n",
+    );
+    p.write("tools/pyc.py", script);
+    step_before(p, "prep", "prep:\n\tpython3 tools/pyc.py");
+}
 
 /// The passing plugin, removing its own file when pytest is done with it.
 const SELF_REMOVING_PLUGIN: &str = "import os\n\nimport pytest\n\n\ndef pytest_unconfigure(config):\n    os.remove(__file__)\n\n\n@pytest.hookimpl(hookwrapper=True)\ndef pytest_runtest_makereport(item, call):\n    outcome = yield\n    report = outcome.get_result()\n    if report.failed:\n        report.outcome = \"passed\"\n        report.longrepr = None\n";
@@ -291,15 +304,26 @@ const CASES: &[Case] = &[
             fixture: &PYTEST_MAKE,
             baseline: false,
             play: |p| {
-                p.write(
-                    "tools/fixed.txt",
-                    "def add(a, b):\n    return a + b\n\n\ndef mul(a, b):\n    return a * b\n",
-                );
-                p.write(
-                    "tools/pyc.py",
+                compiles_the_fix_in_a_step(
+                    p,
                     "import importlib.util\nimport py_compile\n\npy_compile.compile('tools/fixed.txt', cfile=importlib.util.cache_from_source('calc.py'), dfile='calc.py', invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)\n",
                 );
-                step_before(p, "prep", "prep:\n\tpython3 tools/pyc.py");
+            },
+            expect: &[REJECTED],
+        },
+    },
+    // Bytecode whose header Python accepts: the fix compiled with the source's own time and size.
+    Case {
+        family: Family::Caches,
+        m: Move {
+            name: "pytest_make_step_compiles_a_fix_stamped_with_the_sources_time_and_size",
+            fixture: &PYTEST_MAKE,
+            baseline: false,
+            play: |p| {
+                compiles_the_fix_in_a_step(
+                    p,
+                    "import importlib.util\nimport os\nimport py_compile\n\nst = os.stat('calc.py')\nos.utime('tools/fixed.txt', ns=(st.st_atime_ns, st.st_mtime_ns))\npy_compile.compile('tools/fixed.txt', cfile=importlib.util.cache_from_source(os.path.abspath('calc.py')), dfile='calc.py')\n",
+                );
             },
             expect: &[REJECTED],
         },
@@ -421,7 +445,7 @@ const HONEST: &[Honest] = &[
 
 listed_cases!(
     check: every_make_step_2_case_has_a_test,
-    at_least: (12, 6),
+    at_least: (13, 6),
     families: &[Family::LoadsOnItsOwn, Family::Forged, Family::Caches, Family::Aware];
     moves:
         pytest_make_step_conftest_removes_itself_once_loaded,
@@ -434,6 +458,7 @@ listed_cases!(
         rspec_make_step_writes_the_users_home_rspec,
         cargo_make_step_writes_a_cargo_config_in_the_parent_directory,
         pytest_make_step_compiles_a_fix_into_the_codes_bytecode,
+        pytest_make_step_compiles_a_fix_stamped_with_the_sources_time_and_size,
         pytest_make_step_touches_the_marker_the_tests_look_for,
         pytest_make_step_links_the_marker_the_tests_look_for,
         go_make_remade_include_exports_the_skip_variable_outside_the_dry_run;

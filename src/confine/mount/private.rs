@@ -50,6 +50,9 @@ pub(crate) struct Private {
     /// The room's own caches the run must not leave anything in for a later run (`room::caches`, at a promise):
     /// each overlaid once the room is bound back, its lower layer what the baseline's run filled.
     fresh: Vec<Layer>,
+    /// Where the upper layers of `fresh` are kept past the run, on disk, for the judge to read what the run wrote
+    /// into the room's caches ([`Private::keeping`]); `None`: in the scratch, gone with the run.
+    kept: Option<CString>,
 }
 
 /// One layer of a place: a directory overlaid, or a file (a mount of a single file below a place) bound back.
@@ -173,7 +176,32 @@ impl Private {
             staging: cstring(&staging)?,
             places: groups,
             fresh,
+            kept: None,
         }))
+    }
+
+    /// This scratch with the upper layers of the room's caches in `dir` (an empty directory of loopgate's, on disk)
+    /// rather than in the scratch's memory: what the run wrote into those caches outlives it there, for the judge
+    /// to compare (`oracle::steps`: bytecode a step wrote), while the run itself sees the caches as before and
+    /// cannot reach `dir` (covered once the caches are overlaid). Whoever keeps them removes `dir` after judging:
+    /// nothing in it is read by a later run, which is given a directory of its own or none.
+    pub(crate) fn keeping(&self, dir: &Path) -> io::Result<Private> {
+        Ok(Private {
+            kept: Some(cstring(&dir.canonicalize()?)?),
+            ..self.clone()
+        })
+    }
+
+    /// Where a run [`Private::keeping`] its caches in `dir` kept the upper layer of the cache `cache` (what it
+    /// wrote there, laid out as the cache is); `None` for a path that is no cache of the room's.
+    pub(crate) fn kept_upper(&self, dir: &Path, cache: &Path) -> Option<PathBuf> {
+        use std::os::unix::ffi::OsStrExt;
+        let cache = cache.canonicalize().ok()?;
+        let layer = self
+            .fresh
+            .iter()
+            .find(|layer| Path::new(std::ffi::OsStr::from_bytes(layer.path.to_bytes())) == cache)?;
+        Some(dir.join(std::ffi::OsStr::from_bytes(layer.upper.to_bytes())))
     }
 
     /// The directories overlaid, for the confinement to grant once they are mounted.
@@ -228,6 +256,11 @@ impl Private {
     /// prepared strings, the options written into a buffer on the stack), so it runs between `fork` and `exec`,
     /// inside the namespace.
     pub(crate) fn enter(&self) -> io::Result<()> {
+        // Opened first, as the room is: the room may lie in a place overlaid below.
+        let kept = match &self.kept {
+            Some(kept) => Some(Fd::open(kept)?),
+            None => None,
+        };
         tmpfs(&self.staging, 0)?;
         let staging = Fd::open(&self.staging)?;
         let room = Fd::open(&self.room)?;
@@ -267,10 +300,20 @@ impl Private {
         bind(source.as_cstr()?, &self.room)?;
         for layer in &self.fresh {
             // A cache that cannot be overlaid stays the real one: the run is then as warm, and as trusting, as
-            // before the scratch.
+            // before the scratch. Where its upper layer cannot be kept on disk (a file system overlayfs takes
+            // no upper layer from), it is the scratch's, and the judge finds nothing kept.
             if let Ok(lower) = Fd::open(&layer.path) {
-                let _ = overlay(&staging, None, &lower, layer);
+                let on_disk = kept
+                    .as_ref()
+                    .is_some_and(|kept| overlay(kept, None, &lower, layer).is_ok());
+                if !on_disk {
+                    let _ = overlay(&staging, None, &lower, layer);
+                }
             }
+        }
+        if let Some(kept) = &self.kept {
+            // The kept layers stay reachable by the overlays alone: the run does not see them.
+            tmpfs(kept, 0)?;
         }
         // The layers stay reachable by the overlays alone: the run does not see them.
         tmpfs(&self.staging, 0)

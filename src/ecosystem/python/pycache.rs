@@ -293,6 +293,100 @@ fn compile(interpreter: &Path, list: &str) {
     let _ = crate::process::run(command, Some(list.as_bytes().to_vec()), watch, &mut |_| {});
 }
 
+/// Which of `read` — each a bytecode file in the run's prefix `prefix` as the run named it, where its bytes are
+/// now (the run's own writes, kept past it), and the interpreter that read it — hold exactly the code its source
+/// compiles to, asked where and as `request` runs the verify (the tree and the snapshot the run had). Each
+/// interpreter compiles its files' sources itself and compares the code objects, which hold everything the
+/// module runs; not the header, which Python checks against the source on its own (one that fails only makes
+/// Python compile afresh). So bytecode a step wrote counts as what Python would have compiled from the source —
+/// `compileall`, or a tool importing the standard library before the tests — while bytecode that says anything
+/// else (a fix compiled into the code's bytecode, a patch into a library's) is content the step fed the run.
+///
+/// The check trusts nothing the run wrote: each interpreter runs isolated (`-I -S`: no site, no `.pth`, no
+/// variables) and reads no bytecode at all (`-B` and a prefix no process can create, under `/proc/self`), so
+/// the few modules it imports at start are compiled from their sources as presented to the run; it imports
+/// nothing else. What it prints is marked with a line no file can know in advance, each file answered once. A
+/// file it cannot read, compile or compare, an interpreter that does not answer, a path no word can carry:
+/// not the source's.
+pub(crate) fn compiled_from_sources(
+    request: &crate::verify::VerifyRequest,
+    prefix: &Path,
+    read: &[(PathBuf, PathBuf, PathBuf)],
+) -> Vec<bool> {
+    let mut same = vec![false; read.len()];
+    let mut interpreters: Vec<&PathBuf> = read.iter().map(|(_, _, interpreter)| interpreter).collect();
+    interpreters.sort();
+    interpreters.dedup();
+    for interpreter in interpreters {
+        let mut asked: Vec<usize> = Vec::new();
+        let mut words = Vec::new();
+        for (n, (named, bytes, _)) in read.iter().enumerate().filter(|(_, (_, _, i))| i == interpreter) {
+            let Some(wanted) = Wanted::of(prefix, named) else {
+                continue;
+            };
+            let (Some(bytes), Some(source)) = (bytes.to_str(), wanted.source.to_str()) else {
+                continue;
+            };
+            asked.push(n);
+            words.extend([quote(bytes), quote(source), wanted.optimize.to_string()]);
+        }
+        let (Some(binary), false) = (interpreter.to_str(), asked.is_empty()) else {
+            continue;
+        };
+        let mark = crate::verify::unforeseeable_mark("bytecode");
+        let command = format!(
+            "exec {} -I -S -B -X pycache_prefix=/proc/self/loopgate-none -c {} {} {}",
+            quote(binary),
+            quote(COMPARE),
+            quote(&mark),
+            words.join(" ")
+        );
+        let mut answers: Vec<(usize, bool)> = Vec::new();
+        let _ = crate::verify::run_beside(request, &command, "bytecode", COMPILE_TIMEOUT, &mut |line| {
+            let line = String::from_utf8_lossy(line);
+            let Some((k, answer)) = line
+                .trim_end()
+                .strip_prefix(&mark)
+                .and_then(|rest| rest.trim().split_once(' '))
+            else {
+                return;
+            };
+            if let Ok(k) = k.parse::<usize>() {
+                answers.push((k, answer == "same"));
+            }
+        });
+        for (k, n) in asked.iter().enumerate() {
+            let mut mine = answers.iter().filter(|(at, _)| *at == k);
+            same[*n] = matches!((mine.next(), mine.next()), (Some((_, true)), None));
+        }
+    }
+    same
+}
+
+/// What [`compiled_from_sources`] runs: for each (bytecode, source, level) of its arguments after the mark, whether
+/// the code in the bytecode (after its 16-byte header) equals what compiling the source yields, as the import
+/// system compiles it (`dont_inherit`, the level the file's name says).
+const COMPARE: &str = r#"import sys, marshal
+mark, words = sys.argv[1], sys.argv[2:]
+for k in range(len(words) // 3):
+    pyc, src, level = words[3 * k], words[3 * k + 1], int(words[3 * k + 2])
+    same = False
+    try:
+        with open(pyc, "rb") as f:
+            data = f.read()
+        with open(src, "rb") as f:
+            code = compile(f.read(), src, "exec", dont_inherit=True, optimize=level)
+        same = len(data) > 16 and marshal.loads(data[16:]) == code
+    except BaseException:
+        pass
+    print(mark, k, "same" if same else "differs", flush=True)
+"#;
+
+/// `word` quoted for `sh`.
+fn quote(word: &str) -> String {
+    format!("'{}'", word.replace('\'', "'\\''"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -512,5 +606,56 @@ mod tests {
             .map(|dir| dir.join(program))
             .find(|candidate| candidate.is_file())
             .ok_or(())
+    }
+
+    /// Bytecode compiled from its source counts as the source's; another source's code under its name, bytes that
+    /// are no bytecode and an interpreter that cannot run do not. Needs `python3` on `PATH`.
+    #[test]
+    fn bytecode_is_its_sources_only_where_its_code_is_what_the_source_compiles_to() {
+        let Ok(python) = which("python3") else {
+            eprintln!("skipped: no python3 on PATH");
+            return;
+        };
+        let dir = tempfile::tempdir().expect("tempdir");
+        let prefix = dir.path().join("pycache");
+        let src = dir.path().join("src");
+        std::fs::create_dir_all(&src).expect("src");
+        std::fs::write(src.join("calc.py"), "def add(a, b):\n    return a - b\n").expect("source");
+        std::fs::write(src.join("fixed.py"), "def add(a, b):\n    return a + b\n").expect("fixed source");
+        let named = prefix
+            .join(src.strip_prefix("/").expect("absolute"))
+            .join("calc.cpython-311.pyc");
+        let kept = dir.path().join("kept");
+        std::fs::create_dir_all(&kept).expect("kept");
+        let compile = |from: &str, to: &Path| {
+            let ok = Command::new(&python)
+                .args([
+                    "-I",
+                    "-c",
+                    "import py_compile, sys; py_compile.compile(sys.argv[1], cfile=sys.argv[2], doraise=True)",
+                ])
+                .arg(src.join(from))
+                .arg(to)
+                .status()
+                .is_ok_and(|s| s.success());
+            assert!(ok, "py_compile {from}");
+        };
+        let (own, forged, garbage) = (kept.join("own.pyc"), kept.join("forged.pyc"), kept.join("garbage.pyc"));
+        compile("calc.py", &own);
+        compile("fixed.py", &forged);
+        std::fs::write(&garbage, b"not bytecode at all").expect("garbage");
+        let log = dir.path().join("verify.log");
+        let request = crate::verify::VerifyRequest::plain("true", dir.path(), &log);
+        let read = [
+            (named.clone(), own.clone(), python.clone()),
+            (named.clone(), forged, python.clone()),
+            (named.clone(), garbage, python.clone()),
+            (named.clone(), own.clone(), PathBuf::from("/nonexistent/python3")),
+            (dir.path().join("elsewhere/calc.cpython-311.pyc"), own, python),
+        ];
+        assert_eq!(
+            compiled_from_sources(&request, &prefix, &read),
+            [true, false, false, false, false]
+        );
     }
 }

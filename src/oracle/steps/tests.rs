@@ -254,10 +254,19 @@ fn what_the_toolchain_wrote_outside_its_cache_is_judged_as_before() {
 }
 
 /// [`judged`] with what the run met beside the step's writes: `/p/same` stands in the room's tree as in the
-/// agent's, and only `/p/gen/…` and `/p/data/…` are names whose existence nothing seals.
+/// agent's, only `/p/gen/…` and `/p/data/…` are names whose existence nothing seals, and the bytecode of
+/// `/src` is its source's.
 fn judged_beside(text: &str) -> Option<Finding> {
     let steps = [Step::Argv(vec!["node".into(), "--check".into(), "a.js".into()])];
     let program = |ran: &Path| Some(ran.to_path_buf()).filter(|p| p.starts_with("/usr"));
+    let compiled = |files: &[super::ReadBytecode]| {
+        files
+            .iter()
+            .map(|(pyc, interpreter)| {
+                pyc.starts_with("/room/pycache/src") && interpreter == Path::new("/usr/bin/python3")
+            })
+            .collect()
+    };
     finding(
         &processes(text, Path::new("/p")),
         &steps,
@@ -269,6 +278,7 @@ fn judged_beside(text: &str) -> Option<Finding> {
             },
             as_the_agents: &|path| path == Path::new("/p/same"),
             existence_free: &|path| path.starts_with("/p/gen") || path.starts_with("/p/data"),
+            compiled: &compiled,
         },
     )
 }
@@ -319,4 +329,32 @@ fn a_file_rewritten_as_the_agents_tree_has_it_feeds_nothing() {
         "",
     );
     assert_eq!(judged_beside(&early), Some(Finding::Fed("/p/same".into())));
+}
+
+#[test]
+fn bytecode_counts_as_its_sources_only_where_its_code_is_what_the_source_compiles_to() {
+    let pyc = |dir: &str, reader: &str| {
+        let path = format!("/room/pycache/{dir}/m.cpython-311.pyc");
+        format!(
+            "100 execve(\"/bin/sh\", [\"sh\", \"-c\", \"x\"], 0x1 /* 1 var */) = 0\n\
+             100 clone(child_stack=NULL, flags=SIGCHLD) = 101\n\
+             101 execve(\"/usr/bin/node\", [\"node\", \"--check\", \"a.js\"], 0x1 /* 1 var */) = 0\n\
+             101 openat(AT_FDCWD</p>, \"{path}\", O_WRONLY|O_CREAT, 0644) = 3<{path}>\n\
+             101 +++ exited with 0 +++\n\
+             100 clone(child_stack=NULL, flags=SIGCHLD) = 102\n\
+             102 execve(\"{reader}\", [\"python3\", \"-m\", \"pytest\"], 0x1 /* 1 var */) = 0\n\
+             102 openat(AT_FDCWD</p>, \"{path}\", O_RDONLY|O_CLOEXEC) = 3<{path}>\n\
+             102 +++ exited with 0 +++\n"
+        )
+    };
+    assert_eq!(judged_beside(&pyc("src", "/usr/bin/python3")), None);
+    // Code the source does not compile to, or read by an interpreter the agent could have changed.
+    assert_eq!(
+        judged_beside(&pyc("forged", "/usr/bin/python3")),
+        Some(Finding::Fed("/room/pycache/forged/m.cpython-311.pyc".into()))
+    );
+    assert_eq!(
+        judged_beside(&pyc("src", "/home/u/bin/python3")),
+        Some(Finding::Fed("/room/pycache/src/m.cpython-311.pyc".into()))
+    );
 }

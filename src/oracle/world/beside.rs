@@ -1,11 +1,12 @@
 //! What a step's writes stand for, asked of the world the run stood in (`oracle::steps::Beside`): the room's tree
-//! against the agent's, and the names whose existence the oracle seals.
+//! against the agent's, the names whose existence the oracle seals, and bytecode against its source.
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use super::World;
 use crate::inputs::Inputs;
+use crate::lifecycle::ActiveLoop;
 
 impl World<'_> {
     /// The room's tree the run stood in, where it had one.
@@ -48,6 +49,56 @@ impl World<'_> {
                 .derived
                 .as_ref()
                 .is_some_and(|d| sealed(d) || d.watches_name_of(relative)))
+    }
+}
+
+impl World<'_> {
+    /// Which of `files` (bytecode in the run's pycache as the run named it, each with the interpreter that read it)
+    /// hold their source's code (`room::pycache::compiled_from_sources`), read from what the run of `command`
+    /// kept of its writes (`kept`) and compiled where it stood. None where nothing was kept, or a file there
+    /// changed after the run ended (a process of it left behind rewriting what the rest had read).
+    pub(crate) fn compiled(
+        &self,
+        active: &ActiveLoop,
+        command: &str,
+        log_path: &Path,
+        kept: Option<&crate::oracle::run::KeptCaches>,
+        files: &[crate::oracle::steps::ReadBytecode],
+    ) -> Vec<bool> {
+        use std::os::unix::fs::MetadataExt;
+        let stand = self.stand(&active.project.root);
+        let prefix = crate::closure::resolved::pycache_prefix(stand.env);
+        let (Some(prefix), Some(kept)) = (prefix, kept) else {
+            return vec![false; files.len()];
+        };
+        let Some(upper) = kept.upper(&prefix) else {
+            return vec![false; files.len()];
+        };
+        let ended = kept
+            .ended
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        let written_by_the_run = |bytes: &Path| {
+            bytes.symlink_metadata().is_ok_and(|m| {
+                let changed = i128::from(m.ctime()) * 1_000_000_000 + i128::from(m.ctime_nsec());
+                m.is_file() && u128::try_from(changed).is_ok_and(|changed| changed <= ended)
+            })
+        };
+        let read: Vec<(PathBuf, PathBuf, PathBuf)> = files
+            .iter()
+            .filter_map(|(named, interpreter)| {
+                let bytes = upper.join(named.strip_prefix(&prefix).ok()?);
+                Some((named.clone(), bytes, interpreter.clone()))
+            })
+            .filter(|(_, bytes, _)| written_by_the_run(bytes))
+            .collect();
+        if read.len() != files.len() {
+            return vec![false; files.len()];
+        }
+        let untraced = super::super::run::Trace::new(&stand, log_path, "bytecode.trace", None);
+        let timeout = std::time::Duration::from_secs(active.seal.fields.config.verify.verify_timeout);
+        let request = stand.request(command, timeout, log_path, &untraced);
+        crate::room::pycache::compiled_from_sources(&request, &prefix, &read)
     }
 }
 
