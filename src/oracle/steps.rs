@@ -402,10 +402,14 @@ fn finding(procs: &Processes, steps: &[Step], trace: &Path, beside: &Beside) -> 
     let programs = Programs::of(procs);
     let mut bytecode: Vec<ReadBytecode> = Vec::new();
     for (written, touches) in fed {
-        // Below a directory renamed into place, each name looked at is judged as the tree's would be too.
-        let looked_only = touches
-            .iter()
-            .all(|t| t.access.looks_only() && (t.exact || (beside.existence_free)(&t.path)));
+        // Below a directory renamed into place, each name looked at is judged as the tree's would be too. Make
+        // decides what it runs by what exists and when it changed, and its plan was compared before the run: a
+        // name make looked at after the step made it can skip a recipe the plan holds.
+        let looked_only = touches.iter().all(|t| {
+            t.access.looks_only()
+                && (t.exact || (beside.existence_free)(&t.path))
+                && !programs.at(t.pid, t.line).is_some_and(decides_by_existence)
+        });
         let after = touches
             .iter()
             .all(|t| t.line > ended && t.exact && t.access != Access::Wrote);
@@ -438,6 +442,15 @@ fn finding(procs: &Processes, steps: &[Step], trace: &Path, beside: &Beside) -> 
         .zip(same.into_iter().chain(std::iter::repeat(false)))
         .find(|(_, same)| !same)
         .map(|((written, _), _)| Finding::Fed(written.display().to_string()))
+}
+
+/// Whether `program` is make, which runs a recipe or skips it by whether its target exists and is newer than
+/// what it depends on (`closure::make_plan` compares what it will run before the run, not after a step).
+fn decides_by_existence(program: &Path) -> bool {
+    program
+        .file_name()
+        .and_then(|name| name.to_str())
+        .is_some_and(|name| matches!(name, "make" | "gmake"))
 }
 
 /// One touch by the rest of the run of what a step wrote.

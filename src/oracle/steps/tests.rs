@@ -311,6 +311,14 @@ fn a_name_only_looked_at_feeds_its_existence_alone_where_nothing_seals_it() {
         judged_beside(&wrote_then(".quick", &probe(".quick"))),
         Some(Finding::Fed("/p/.quick".into()))
     );
+    // Make looking at a target the step made: it may skip the recipe its plan holds.
+    let by_make = wrote_then("gen/lint.ok", "").replace(
+        "102 +++ exited with 0 +++\n",
+        "102 +++ exited with 0 +++\n\
+         100 execve(\"/usr/bin/make\", [\"make\", \"test\"], 0x1 /* 1 var */) = 0\n\
+         100 newfstatat(AT_FDCWD</p>, \"gen/lint.ok\", {st_mode=S_IFREG|0644}, 0) = 0\n",
+    );
+    assert_eq!(judged_beside(&by_make), Some(Finding::Fed("/p/gen/lint.ok".into())));
 }
 
 #[test]
