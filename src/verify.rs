@@ -227,6 +227,11 @@ pub(crate) fn run_beside(
     outcome
 }
 
+/// `word` quoted for `sh` (loopgate's own commands run beside the verify: make's dry run, the bytecode check).
+pub(crate) fn sh_quote(word: &str) -> String {
+    format!("'{}'", word.replace('\'', "'\\''"))
+}
+
 /// Where a run's log is written until the run completes: `LOG.PID-N.partial`, one per run, so runs of the same
 /// iteration at once (two stops, many self-checks) never write or rename each other's file.
 fn partial_path(log_path: &Path) -> PathBuf {

@@ -305,10 +305,10 @@ fn read_makefiles(request: &VerifyRequest, makefiles: &[String], dir: &str) -> B
     }
     // Each file's text follows a line no makefile can know in advance, so none can fake where the next begins.
     let marker = crate::verify::unforeseeable_mark("makefile");
-    let names: Vec<String> = makefiles.iter().map(|f| quote(f)).collect();
+    let names: Vec<String> = makefiles.iter().map(|f| crate::verify::sh_quote(f)).collect();
     let command = format!(
         "cd {} || exit 1; for f in {}; do printf '%s %s\\n' '{marker}' \"$f\"; cat -- \"$f\" 2>/dev/null; echo; done",
-        quote(dir),
+        crate::verify::sh_quote(dir),
         names.join(" ")
     );
     let mut texts: BTreeMap<String, String> = BTreeMap::new();
@@ -344,11 +344,6 @@ fn run_beside(
     on_line: &mut (dyn FnMut(&[u8]) + Send),
 ) -> Option<crate::verify::VerifyOutcome> {
     crate::verify::run_beside(request, command, what, DRY_RUN_LIMIT, on_line).ok()
-}
-
-/// `word` quoted for `sh`.
-fn quote(word: &str) -> String {
-    format!("'{}'", word.replace('\'', "'\\''"))
 }
 
 /// The plan in the dry run's output `lines` for `goals` (make's default goal when none is named);

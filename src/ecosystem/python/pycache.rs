@@ -328,7 +328,11 @@ pub(crate) fn compiled_from_sources(
                 continue;
             };
             asked.push(n);
-            words.extend([quote(bytes), quote(source), wanted.optimize.to_string()]);
+            words.extend([
+                crate::verify::sh_quote(bytes),
+                crate::verify::sh_quote(source),
+                wanted.optimize.to_string(),
+            ]);
         }
         let (Some(binary), false) = (interpreter.to_str(), asked.is_empty()) else {
             continue;
@@ -336,9 +340,9 @@ pub(crate) fn compiled_from_sources(
         let mark = crate::verify::unforeseeable_mark("bytecode");
         let command = format!(
             "exec {} -I -S -B -X pycache_prefix=/proc/self/loopgate-none -c {} {} {}",
-            quote(binary),
-            quote(COMPARE),
-            quote(&mark),
+            crate::verify::sh_quote(binary),
+            crate::verify::sh_quote(COMPARE),
+            crate::verify::sh_quote(&mark),
             words.join(" ")
         );
         let mut answers: Vec<(usize, bool)> = Vec::new();
@@ -381,11 +385,6 @@ for k in range(len(words) // 3):
         pass
     print(mark, k, "same" if same else "differs", flush=True)
 "#;
-
-/// `word` quoted for `sh`.
-fn quote(word: &str) -> String {
-    format!("'{}'", word.replace('\'', "'\\''"))
-}
 
 #[cfg(test)]
 mod tests {
