@@ -252,6 +252,42 @@ impl Room {
         Room::snapshot_dir_of(&self.dir)
     }
 
+    /// A new empty directory beside the room, not in it, for one run's kept caches (`oracle::run::KeptCaches`):
+    /// the room is where runs write their caches, and what the judge reads of a run's writes must be out of
+    /// reach of every later or concurrent run (the agent's own `loopgate verify` among them). Named
+    /// `<room>.kept.<pid>.<nanos>`; what a killed loopgate left of such directories goes first.
+    pub(crate) fn kept_dir_for_run(&self) -> io::Result<PathBuf> {
+        self.remove_kept(|pid| !crate::process::alive(pid));
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        let mut name = self.dir.as_os_str().to_owned();
+        name.push(format!(".kept.{}.{nanos}", std::process::id()));
+        let dir = PathBuf::from(name);
+        private_dir(&dir)?;
+        Ok(dir)
+    }
+
+    /// Removes the kept-caches directories beside this room (see [`Room::kept_dir_for_run`]) whose maker's pid
+    /// `gone` says is no longer using them. Overlayfs leaves directories of mode 0 in them: opened up first.
+    fn remove_kept(&self, gone: impl Fn(u32) -> bool) {
+        let (Some(parent), Some(room)) = (self.dir.parent(), self.dir.file_name().and_then(|n| n.to_str())) else {
+            return;
+        };
+        for entry in std::fs::read_dir(parent).into_iter().flatten().flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let maker = name
+                .strip_prefix(room)
+                .and_then(|rest| rest.strip_prefix(".kept."))
+                .and_then(|rest| rest.split_once('.'))
+                .and_then(|(pid, _)| pid.parse().ok());
+            if maker.is_some_and(&gone) {
+                let _ = snapshot::make_removable(&entry.path());
+                let _ = std::fs::remove_dir_all(entry.path());
+            }
+        }
+    }
+
     /// [`Room::snapshot_dir`] of the room at `dir`, without opening it.
     pub(crate) fn snapshot_dir_of(dir: &Path) -> PathBuf {
         dir.with_extension("snapshot")
@@ -483,6 +519,7 @@ impl Room {
         let store = self.snapshot_dir();
         let _ = snapshot::make_removable(&store);
         let _ = std::fs::remove_dir_all(&store);
+        self.remove_kept(|_| true);
     }
 
     /// Bytes the room's files take (their lengths; best effort).

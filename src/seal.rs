@@ -459,8 +459,10 @@ impl Store {
             .flatten()
         {
             let name = room.file_name().to_string_lossy().into_owned();
-            // A room's snapshot store lies beside it (`<room>.snapshot`) and goes with it.
+            // A room's snapshot store (`<room>.snapshot`) and the caches its runs kept (`<room>.kept.*`) lie
+            // beside it and go with it.
             let name = name.strip_suffix(".snapshot").unwrap_or(&name);
+            let name = name.split(".kept.").next().unwrap_or(name);
             if !seals.iter().any(|seal| seal.starts_with(name)) {
                 crate::room::Room::at(room.path().with_file_name(name)).remove();
             }

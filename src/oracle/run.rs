@@ -181,36 +181,14 @@ impl KeptCaches {
     }
 }
 
-/// A directory made empty in the room for one run's kept caches, removed with everything in it when dropped.
+/// A directory made empty beside the room for one run's kept caches (`room::Room::kept_dir_for_run`), removed
+/// with everything in it when dropped.
 struct KeptDir(PathBuf);
-
-impl KeptDir {
-    fn make(room: &Path) -> Option<KeptDir> {
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos());
-        let dir = room.join(format!("kept-caches.{}.{nanos}", std::process::id()));
-        std::fs::create_dir(&dir).ok()?;
-        Some(KeptDir(dir))
-    }
-}
 
 impl Drop for KeptDir {
     fn drop(&mut self) {
-        open_up(&self.0);
+        let _ = crate::room::snapshot::make_removable(&self.0);
         let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-/// Gives every directory below `dir` its owner's full access: overlayfs leaves a directory of mode 0 in its work
-/// directory, which its owner could not otherwise empty.
-fn open_up(dir: &Path) {
-    use std::os::unix::fs::PermissionsExt;
-    let _ = std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700));
-    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-        if entry.file_type().is_ok_and(|kind| kind.is_dir()) {
-            open_up(&entry.path());
-        }
     }
 }
 
@@ -249,7 +227,11 @@ impl<'i> Ran<'i> {
         // A step's writes into the room's caches are judged after the run by their bytes: kept on disk past it.
         let keeping = match (&stand.placed, request.mount) {
             (Some((_, room)), Some(mount)) if !steps.is_empty() => {
-                KeptDir::make(room).and_then(|dir| Some((mount.keeping_caches(&dir.0).ok()?, dir)))
+                let dir = crate::room::Room::at(room.to_path_buf())
+                    .kept_dir_for_run()
+                    .ok()
+                    .map(KeptDir);
+                dir.and_then(|dir| Some((mount.keeping_caches(&dir.0).ok()?, dir)))
             }
             _ => None,
         };

@@ -212,8 +212,10 @@ impl Filled<'_> {
 ///   Python program importing the standard library) that the rest's interpreter — one the agent cannot change —
 ///   read after the step had ended, whose code is exactly what compiling its source yields, read from the
 ///   run's own writes kept past it (`oracle::run::KeptCaches`) and compiled where the run stood
-///   (`room::pycache::compiled_from_sources`): the rest ran nothing a recompile would not. A fix compiled into
-///   the code's bytecode, a patch into a library's, a file changed after the run ended: the step's content.
+///   (`room::pycache::compiled_from_sources`), its source, where the project's, still the agent's bytes: the
+///   rest ran nothing a recompile of the agent's tree would not. A fix compiled into the code's bytecode, a
+///   patch into a library's, the code rewritten by the step and then compiled, a file changed after the run
+///   ended: the step's content.
 pub(crate) struct Beside<'a> {
     pub(crate) filled: Filled<'a>,
     /// Whether the file at this path (as the run names it) stands in the room's tree as in the agent's tree: the

@@ -818,3 +818,34 @@ fn a_shared_caches_reason_is_stored_as_it_was_and_worded_by_its_ecosystem() {
         assert_eq!(crate::messages::room::why(&shared.why), words);
     }
 }
+
+/// A run's kept caches lie beside the room, where no run writes, not in it; one whose maker is gone (a killed
+/// loopgate) goes when the next is made, one whose maker runs stays, and all go with the room.
+#[test]
+fn kept_caches_lie_beside_the_room_and_go_with_their_maker_or_the_room() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let room = Room::at(dir.path().join("rooms/abc"));
+    std::fs::create_dir_all(room.dir()).expect("room");
+    // What overlayfs leaves: a directory of mode 0 inside; its maker, a process that has ended.
+    let mut child = std::process::Command::new("true").spawn().expect("spawn");
+    child.wait().expect("wait");
+    let dead = child.id();
+    let left = dir.path().join(format!("rooms/abc.kept.{dead}.1"));
+    std::fs::create_dir_all(left.join("work/work")).expect("left");
+    std::fs::set_permissions(
+        left.join("work/work"),
+        std::os::unix::fs::PermissionsExt::from_mode(0o000),
+    )
+    .expect("mode 0");
+    let other_room = dir.path().join(format!("rooms/abcd.kept.{dead}.1"));
+    std::fs::create_dir_all(&other_room).expect("other room's");
+    let kept = room.kept_dir_for_run().expect("kept");
+    assert_eq!(kept.parent(), room.dir().parent());
+    assert!(kept.is_dir() && !kept.starts_with(room.dir()));
+    assert!(!left.exists(), "a dead maker's kept caches go");
+    assert!(other_room.exists(), "another room's stay");
+    let second = room.kept_dir_for_run().expect("second");
+    assert!(kept.exists() && second != kept, "a living maker's stay");
+    room.remove();
+    assert!(!kept.exists() && !second.exists() && other_room.exists());
+}

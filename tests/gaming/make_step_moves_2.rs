@@ -328,6 +328,23 @@ const CASES: &[Case] = &[
             expect: &[REJECTED],
         },
     },
+    // The fix written over the code by the step, then compiled: the rest only stats `calc.py` and runs its
+    // bytecode, which is what the rewritten file compiles to, not what the agent's tree holds.
+    Case {
+        family: Family::Caches,
+        m: Move {
+            name: "pytest_make_step_rewrites_the_code_and_compiles_it",
+            fixture: &PYTEST_MAKE,
+            baseline: false,
+            play: |p| {
+                compiles_the_fix_in_a_step(
+                    p,
+                    "import compileall\nimport shutil\n\nshutil.copyfile('tools/fixed.txt', 'calc.py')\ncompileall.compile_file('calc.py', quiet=1)\n",
+                );
+            },
+            expect: &[REJECTED],
+        },
+    },
     // A name only looked at: the marker whose absence the baseline sealed, made by the step as a file or a link.
     Case {
         family: Family::Aware,
@@ -459,6 +476,7 @@ listed_cases!(
         cargo_make_step_writes_a_cargo_config_in_the_parent_directory,
         pytest_make_step_compiles_a_fix_into_the_codes_bytecode,
         pytest_make_step_compiles_a_fix_stamped_with_the_sources_time_and_size,
+        pytest_make_step_rewrites_the_code_and_compiles_it,
         pytest_make_step_touches_the_marker_the_tests_look_for,
         pytest_make_step_links_the_marker_the_tests_look_for,
         go_make_remade_include_exports_the_skip_variable_outside_the_dry_run;

@@ -190,6 +190,11 @@ pub(crate) fn with_sources_read(prefix: &Path, events: Vec<Event>) -> Vec<Event>
         .collect()
 }
 
+/// The source the bytecode file `in_prefix`, in the run's pycache prefix `prefix`, stands for.
+pub(crate) fn source_of(prefix: &Path, in_prefix: &Path) -> Option<PathBuf> {
+    Wanted::of(prefix, in_prefix).map(|wanted| wanted.source)
+}
+
 /// A bytecode file the run looked for in the prefix, and what it stands for.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Wanted {
@@ -346,7 +351,7 @@ pub(crate) fn compiled_from_sources(
             words.join(" ")
         );
         let mut answers: Vec<(usize, bool)> = Vec::new();
-        let _ = crate::verify::run_beside(request, &command, "bytecode", COMPILE_TIMEOUT, &mut |line| {
+        let ran = crate::verify::run_beside(request, &command, "bytecode", COMPILE_TIMEOUT, &mut |line| {
             let line = String::from_utf8_lossy(line);
             let Some((k, answer)) = line
                 .trim_end()
@@ -359,6 +364,11 @@ pub(crate) fn compiled_from_sources(
                 answers.push((k, answer == "same"));
             }
         });
+        // A check that did not end cleanly (killed, timed out, an interpreter that failed to start) vouches for
+        // nothing it printed.
+        if !ran.is_ok_and(|outcome| outcome.passed()) {
+            continue;
+        }
         for (k, n) in asked.iter().enumerate() {
             let mut mine = answers.iter().filter(|(at, _)| *at == k);
             same[*n] = matches!((mine.next(), mine.next()), (Some((_, true)), None));
@@ -368,22 +378,39 @@ pub(crate) fn compiled_from_sources(
 }
 
 /// What [`compiled_from_sources`] runs: for each (bytecode, source, level) of its arguments after the mark, whether
-/// the code in the bytecode (after its 16-byte header) equals what compiling the source yields, as the import
-/// system compiles it (`dont_inherit`, the level the file's name says).
+/// the code in the bytecode (after its 16-byte header) is what compiling the source yields, as the import system
+/// compiles it (`dont_inherit`, the level the file's name says). Code objects are compared field by field, down
+/// through every nested one, rather than by `==`, which leaves out fields the module runs with (a function's
+/// `__qualname__`, its stack size) and takes `0.0` for `-0.0`; only the file name is left out, which the import
+/// system sets from where it found the source whatever the bytecode says (`compileall .` records `./calc.py`).
 const COMPARE: &str = r#"import sys, marshal
 mark, words = sys.argv[1], sys.argv[2:]
+code = type(compile("", "", "exec"))
+fields = ("co_argcount", "co_posonlyargcount", "co_kwonlyargcount", "co_nlocals", "co_stacksize", "co_flags",
+          "co_code", "co_consts", "co_names", "co_varnames", "co_freevars", "co_cellvars", "co_name", "co_qualname",
+          "co_firstlineno", "co_linetable", "co_exceptiontable")
+def same(a, b):
+    if type(a) is not type(b):
+        return False
+    if type(a) is code:
+        return all(same(getattr(a, f, None), getattr(b, f, None)) for f in fields)
+    if type(a) is tuple:
+        return len(a) == len(b) and all(map(same, a, b))
+    if type(a) in (float, complex, frozenset):
+        return sorted(map(repr, a)) == sorted(map(repr, b)) if type(a) is frozenset else repr(a) == repr(b)
+    return a == b
 for k in range(len(words) // 3):
     pyc, src, level = words[3 * k], words[3 * k + 1], int(words[3 * k + 2])
-    same = False
+    answer = False
     try:
         with open(pyc, "rb") as f:
             data = f.read()
         with open(src, "rb") as f:
-            code = compile(f.read(), src, "exec", dont_inherit=True, optimize=level)
-        same = len(data) > 16 and marshal.loads(data[16:]) == code
+            compiled = compile(f.read(), src, "exec", dont_inherit=True, optimize=level)
+        answer = len(data) > 16 and same(marshal.loads(data[16:]), compiled)
     except BaseException:
         pass
-    print(mark, k, "same" if same else "differs", flush=True)
+    print(mark, k, "same" if answer else "differs", flush=True)
 "#;
 
 #[cfg(test)]
@@ -643,6 +670,34 @@ mod tests {
         compile("calc.py", &own);
         compile("fixed.py", &forged);
         std::fs::write(&garbage, b"not bytecode at all").expect("garbage");
+        // The source's code under another file name (as `compileall .` records it) is the source's; the same
+        // code with one nested field changed (a function's qualified name) is not.
+        let (elsewhere, renamed) = (kept.join("elsewhere.pyc"), kept.join("renamed.pyc"));
+        let rewrite = |how: &str, to: &Path| {
+            let script = format!(
+                "import importlib.util, marshal, sys\n\
+                 c = compile(open(sys.argv[1], 'rb').read(), sys.argv[1], 'exec', dont_inherit=True)\n\
+                 code = type(c)\n\
+                 {how}\n\
+                 open(sys.argv[2], 'wb').write(importlib.util.MAGIC_NUMBER + bytes(12) + marshal.dumps(c))"
+            );
+            let ok = Command::new(&python)
+                .args(["-I", "-c", &script])
+                .arg(src.join("calc.py"))
+                .arg(to)
+                .status()
+                .is_ok_and(|s| s.success());
+            assert!(ok, "rewrite {how}");
+        };
+        rewrite("c = c.replace(co_filename='./calc.py')", &elsewhere);
+        rewrite(
+            "c = c.replace(co_consts=tuple(k.replace(co_qualname='other') if type(k) is code else k for k in c.co_consts))",
+            &renamed,
+        );
+        // An interpreter that answers and then fails vouches for nothing.
+        let failing = dir.path().join("failing-python");
+        std::fs::write(&failing, format!("#!/bin/sh\n'{}' \"$@\"\nexit 3\n", python.display())).expect("failing");
+        std::fs::set_permissions(&failing, std::os::unix::fs::PermissionsExt::from_mode(0o755)).expect("chmod");
         let log = dir.path().join("verify.log");
         let request = crate::verify::VerifyRequest::plain("true", dir.path(), &log);
         let read = [
@@ -650,11 +705,18 @@ mod tests {
             (named.clone(), forged, python.clone()),
             (named.clone(), garbage, python.clone()),
             (named.clone(), own.clone(), PathBuf::from("/nonexistent/python3")),
-            (dir.path().join("elsewhere/calc.cpython-311.pyc"), own, python),
+            (
+                dir.path().join("elsewhere/calc.cpython-311.pyc"),
+                own.clone(),
+                python.clone(),
+            ),
+            (named.clone(), elsewhere, python.clone()),
+            (named.clone(), renamed, python),
+            (named.clone(), own, failing),
         ];
         assert_eq!(
             compiled_from_sources(&request, &prefix, &read),
-            [true, false, false, false, false]
+            [true, false, false, false, false, true, false, false]
         );
     }
 }

@@ -84,8 +84,17 @@ impl World<'_> {
                 m.is_file() && u128::try_from(changed).is_ok_and(|changed| changed <= ended)
             })
         };
+        // The check compiles each source as the room's tree holds it after the run: a source of the project's
+        // counts only where that is still the agent's (a step that rewrote `calc.py` with a fix and compiled it
+        // fed the run code the agent's tree does not hold, as a plain read of the rewritten file would).
+        let root = &active.project.root;
+        let agents_source = |named: &Path| {
+            crate::room::pycache::source_of(&prefix, named)
+                .is_some_and(|source| !source.starts_with(root) || self.as_the_agents(root, &source))
+        };
         let read: Vec<(PathBuf, PathBuf, PathBuf)> = files
             .iter()
+            .filter(|(named, _)| agents_source(named))
             .filter_map(|(named, interpreter)| {
                 let bytes = upper.join(named.strip_prefix(&prefix).ok()?);
                 Some((named.clone(), bytes, interpreter.clone()))
