@@ -152,6 +152,7 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
         kept,
     } = ran?;
     // A step set aside is free only when its processes fed the rest of the run nothing.
+    let mut stepped = steps::Stepped::default();
     if !steps.is_empty() {
         let binaries = outside.snapshot().map(|s| s.binaries.as_slice()).unwrap_or_default();
         let program = |ran: &std::path::Path| world.program(ran, binaries);
@@ -168,10 +169,12 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
             existence_free: &existence_free,
             compiled: &compiled,
         };
-        let fed = steps.judge(&world.stand(root).processes(&trace), trace.path(), root, &beside);
+        let procs = world.stand(root).processes(&trace);
+        let fed = steps.judge(&procs, trace.path(), root, &beside);
         if !fed.is_empty() {
             return Ok(Verdict::SealBroken(outside.breach(fed, root)));
         }
+        stepped = steps.stepped(&procs, root);
     }
     // 3. Read the verdict.
     let mut reading = Reading::of(
@@ -183,10 +186,10 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
         own_report.as_ref(),
     );
     // 4. Compare with the baseline.
-    let traced = observed.map(|observed| (observed, &trace));
+    let traced = observed.map(|observed| (observed, &trace, &stepped.pids));
     let compared = Comparison::with_baseline(active, iteration, &world, traced, &mut reading)?;
     if reading.passed {
-        let after = world.breach_after(&inputs, &outside, &steps, root, &checks, moved)?;
+        let after = world.breach_after(&inputs, &outside, (&steps, &stepped.wrote), root, &checks, moved)?;
         if !after.is_empty() {
             return Ok(Verdict::SealBroken(after));
         }

@@ -164,14 +164,24 @@ pub(crate) fn processes_moved(path: &Path, cwd: &Path, moved: Option<&Path>) -> 
 /// (the run is not judged on it).
 /// `moved`: where the command was started in a copy of the project at `cwd` at the copy's own path (the room's
 /// tree, `TreeState::Copied`); the copy's paths then read as the project's, so what the run loaded compares with the
-/// project's files as a run in the project (or in the mounted copy) would.
-pub(crate) fn read_moved(path: &Path, cwd: &Path, moved: Option<&Path>) -> Vec<Event> {
+/// project's files as a run in the project (or in the mounted copy) would. `skip`: processes whose events are left
+/// out.
+pub(crate) fn read_moved(
+    path: &Path,
+    cwd: &Path,
+    moved: Option<&Path>,
+    skip: &std::collections::HashSet<u32>,
+) -> Vec<Event> {
     let Ok(bytes) = std::fs::read(path) else {
         return Vec::new();
     };
     let text = String::from_utf8_lossy(&bytes);
     match moved {
-        Some(copy) => parse::events(&text.replace(&*copy.to_string_lossy(), &cwd.to_string_lossy()), cwd),
-        None => parse::events(&text, cwd),
+        Some(copy) => parse::events(
+            &text.replace(&*copy.to_string_lossy(), &cwd.to_string_lossy()),
+            cwd,
+            skip,
+        ),
+        None => parse::events(&text, cwd, skip),
     }
 }

@@ -63,7 +63,7 @@ pub(crate) fn baseline(
     let mut runner_version = None;
     let observed = match tracer {
         Ok(_) => {
-            let mut events = stand.events(&trace);
+            let mut events = stand.events(&trace, &Default::default());
             drop(trace);
             let pycache = crate::closure::resolved::pycache_prefix(env);
             // The room's own bytecode cache (never a prefix of the user's, a loop without a room, which is theirs).

@@ -7,6 +7,8 @@
 //! What it guarantees: a pass that survives this stage ran every test the baseline ran, as the baseline loaded
 //! it, and each of them passed (principle 1); a pass taken away names exactly what fell short.
 
+use std::collections::HashSet;
+
 use super::run::{Stand, Trace};
 use super::verdict::Reading;
 use super::world::World;
@@ -29,12 +31,14 @@ pub(crate) struct Comparison {
 
 impl Comparison {
     /// Holds `reading` of a run in `world` (at `iteration` of `active`) to the baseline, taking its pass away
-    /// where it falls short; `traced`: the baseline's observed closure and this run's trace, where it was traced.
+    /// where it falls short; `traced`: the baseline's observed closure and this run's trace, where it was traced,
+    /// with the processes of the steps set aside in it: what a step loaded is its own (a `python -m venv` runs
+    /// pip, which reads its vendored `_json.py`), judged by what it fed the rest (`oracle::steps`).
     pub(crate) fn with_baseline(
         active: &ActiveLoop,
         iteration: u64,
         world: &World,
-        traced: Option<(&Observed, &Trace)>,
+        traced: Option<(&Observed, &Trace, &HashSet<u32>)>,
         reading: &mut Reading,
     ) -> Result<Comparison, Error> {
         let fields = &active.seal.fields;
@@ -71,10 +75,10 @@ impl Comparison {
         if let Some((problem, who)) = by_report.and_then(|r| r.recorded.report_problem(&r.room, &reading.results)) {
             reading.fail(messages::room::report_problem(lang, &problem, &who));
         }
-        if let Some((observed, trace)) = traced.filter(|_| reading.passed) {
+        if let Some((observed, trace, steps)) = traced.filter(|_| reading.passed) {
             let root = &active.project.root;
             let stand: Stand = world.stand(root);
-            let events = stand.events(trace);
+            let events = stand.events(trace, steps);
             let pycache = crate::closure::resolved::pycache_prefix(stand.env);
             let redirects = crate::closure::resolved::redirects(&observed.loaded, &events, root, pycache.as_deref());
             if !redirects.is_empty() {

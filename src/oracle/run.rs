@@ -80,10 +80,11 @@ impl Stand<'_> {
         crate::trace::processes_moved(&trace.path, self.root, moved)
     }
 
-    /// The events of `trace`, with the paths of a copy at its own path read as the project's.
-    pub(crate) fn events(&self, trace: &Trace) -> Vec<Event> {
+    /// The events of `trace`, with the paths of a copy at its own path read as the project's, but for those of
+    /// the processes `skip`.
+    pub(crate) fn events(&self, trace: &Trace, skip: &std::collections::HashSet<u32>) -> Vec<Event> {
         let moved = self.placed.and_then(|(placed, _)| placed.moved());
-        crate::trace::read_moved(&trace.path, self.root, moved)
+        crate::trace::read_moved(&trace.path, self.root, moved, skip)
     }
 }
 

@@ -94,6 +94,12 @@ impl Steps {
         self.aside.is_empty()
     }
 
+    /// What the steps set aside did in `procs` (in the project at `root`), once [`Steps::judge`] cleared them.
+    pub(crate) fn stepped(&self, procs: &Processes, root: &Path) -> Stepped {
+        let steps: Vec<Step> = self.aside.iter().flat_map(|(_, steps)| steps.iter().cloned()).collect();
+        Stepped::of(procs, &steps, root)
+    }
+
     /// `moves` less the ones set aside (a later check of the same inputs finds them again).
     pub(crate) fn forgive(&self, moves: Vec<Move>) -> Vec<Move> {
         moves
@@ -297,16 +303,7 @@ fn finding(procs: &Processes, steps: &[Step], trace: &Path, beside: &Beside) -> 
     if procs.execs.iter().any(|(_, _, argv)| argv.is_none()) {
         return Some(Finding::Unread("a program's arguments were cut short".to_string()));
     }
-    // The steps' first processes, and the line each began at.
-    let roots: Vec<(u32, usize)> = procs
-        .execs
-        .iter()
-        .filter(|(_, _, argv)| {
-            argv.as_deref()
-                .is_some_and(|argv| steps.iter().any(|s| s.started(argv)))
-        })
-        .map(|(line, pid, _)| (*pid, *line))
-        .collect();
+    let roots = roots(procs, steps);
     if roots.is_empty() {
         return Some(Finding::NotSeen);
     }
@@ -444,6 +441,48 @@ fn finding(procs: &Processes, steps: &[Step], trace: &Path, beside: &Beside) -> 
         .zip(same.into_iter().chain(std::iter::repeat(false)))
         .find(|(_, same)| !same)
         .map(|((written, _), _)| Finding::Fed(written.display().to_string()))
+}
+
+/// What the steps set aside did in a run that cleared them ([`Steps::stepped`]): theirs, judged by what they fed
+/// the rest, and no other check's to read again.
+#[derive(Default)]
+pub(crate) struct Stepped {
+    /// Every process of the steps: what they loaded is not the test side's (`oracle::compare`).
+    pub(crate) pids: HashSet<u32>,
+    /// The files they wrote in the project and the rest did not, project-relative: not the run's own making
+    /// (`World::breach_after`).
+    pub(crate) wrote: HashSet<String>,
+}
+
+impl Stepped {
+    /// What `steps` did in `procs`, in the project at `root`.
+    pub(crate) fn of(procs: &Processes, steps: &[Step], root: &Path) -> Stepped {
+        let pids = subtree(procs, roots(procs, steps).into_iter().map(|(pid, _)| pid));
+        let written = |by_steps: bool| -> HashSet<String> {
+            procs
+                .touched
+                .iter()
+                .filter(|(_, pid, access, _)| *access == Access::Wrote && pids.contains(pid) == by_steps)
+                .filter_map(|(_, _, _, path)| Some(path.strip_prefix(root).ok()?.to_string_lossy().replace('\\', "/")))
+                .collect()
+        };
+        // A file the rest wrote too is the rest's making as well.
+        let wrote = &written(true) - &written(false);
+        Stepped { pids, wrote }
+    }
+}
+
+/// The first processes of `steps` in `procs`, and the line each began at.
+fn roots(procs: &Processes, steps: &[Step]) -> Vec<(u32, usize)> {
+    procs
+        .execs
+        .iter()
+        .filter(|(_, _, argv)| {
+            argv.as_deref()
+                .is_some_and(|argv| steps.iter().any(|s| s.started(argv)))
+        })
+        .map(|(line, pid, _)| (*pid, *line))
+        .collect()
 }
 
 /// Whether `program` is make, which runs a recipe or skips it by whether its target exists and is newer than

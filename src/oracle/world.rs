@@ -171,12 +171,14 @@ impl<'i> World<'i> {
     /// the watch (`moved_during_run`, even if put back before the run ended), or still different afterwards (a
     /// build script or a process left running) — and no link stands where the baseline found nothing outside the
     /// project, which no mount could hide from the run, and the run made no file the runners load on their own
-    /// ([`World::made_by_run`]). The breach, marked as during the run, is empty if it held.
+    /// ([`World::made_by_run`]) but by a step set aside, which wrote what the rest never read (`steps`: the steps
+    /// and the files they wrote, cleared by `oracle::steps`). The breach, marked as during the run, is empty if it
+    /// held.
     pub(crate) fn breach_after(
         &self,
         inputs: &Inputs,
         outside: &Outside,
-        steps: &super::steps::Steps,
+        (steps, stepped): (&super::steps::Steps, &std::collections::HashSet<String>),
         root: &Path,
         checks: Checks,
         moved_during_run: Vec<String>,
@@ -216,6 +218,7 @@ impl<'i> World<'i> {
         moves.extend(
             self.made_by_run(inputs)
                 .into_iter()
+                .filter(|path| !stepped.contains(path))
                 .map(|path| Move::File(FileChange::Added(path))),
         );
         Ok(Breach {

@@ -8,7 +8,7 @@
 //! descriptor printed before it (`openat(12</p/tests>, "x")`, `AT_FDCWD</p>`), else against the process's
 //! working directory, followed through `chdir` and inherited over `clone`/`fork`.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Component, Path, PathBuf};
 
 /// What a process did with a path.
@@ -49,8 +49,11 @@ pub struct Event {
 }
 
 /// The events of a whole trace, in the order strace wrote them; `cwd` is where the traced command started.
-pub(crate) fn events(trace: &str, cwd: &Path) -> Vec<Event> {
-    read(trace, cwd, None).out
+/// `skip`: processes whose events are left out (a step's, judged by what it fed the rest: `oracle::steps`).
+pub(crate) fn events(trace: &str, cwd: &Path, skip: &HashSet<u32>) -> Vec<Event> {
+    let mut reader = Reader::new(cwd, None);
+    reader.skip = skip.clone();
+    reader.read(trace).out
 }
 
 /// What each process of a trace did, for telling the run's steps apart (`oracle::steps`): which process started
@@ -85,20 +88,7 @@ pub(crate) fn processes(trace: &str, cwd: &Path) -> Processes {
 }
 
 fn read(trace: &str, cwd: &Path, procs: Option<Processes>) -> Reader {
-    let mut reader = Reader {
-        cwds: HashMap::new(),
-        pending: HashMap::new(),
-        start: cwd.to_path_buf(),
-        out: Vec::new(),
-        procs,
-        line_no: 0,
-        pid: 0,
-    };
-    for (no, line) in trace.lines().enumerate() {
-        reader.line_no = no;
-        reader.line(line);
-    }
-    reader
+    Reader::new(cwd, procs).read(trace)
 }
 
 struct Reader {
@@ -113,9 +103,32 @@ struct Reader {
     pending: HashMap<u32, String>,
     start: PathBuf,
     out: Vec<Event>,
+    /// Processes whose events are not put in `out`.
+    skip: HashSet<u32>,
 }
 
 impl Reader {
+    fn new(cwd: &Path, procs: Option<Processes>) -> Reader {
+        Reader {
+            cwds: HashMap::new(),
+            pending: HashMap::new(),
+            start: cwd.to_path_buf(),
+            out: Vec::new(),
+            skip: HashSet::new(),
+            procs,
+            line_no: 0,
+            pid: 0,
+        }
+    }
+
+    fn read(mut self, trace: &str) -> Reader {
+        for (no, line) in trace.lines().enumerate() {
+            self.line_no = no;
+            self.line(line);
+        }
+        self
+    }
+
     fn line(&mut self, line: &str) {
         let parsed = line
             .split_once(' ')
@@ -321,7 +334,9 @@ impl Reader {
         if self.procs.is_some() {
             self.touch(access, path.clone());
         }
-        self.out.push(Event { access, path });
+        if !self.skip.contains(&self.pid) {
+            self.out.push(Event { access, path });
+        }
     }
 
     /// Records that the process of the current line touched `path` (when processes are kept).

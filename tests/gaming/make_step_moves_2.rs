@@ -43,21 +43,12 @@ pub const STILL_THROUGH: &[(&str, &str)] = &[(
 )];
 
 /// The honest changes this build still rejects, and why.
-pub const STILL_REJECTED: &[(&str, &str)] = &[
-    (
-        "go_make_generate_step_writes_a_mock_into_a_test_file",
-        "a test file a step of the run makes beside a baseline test voids the pass (`room::tree::Synced::made_by_run`): \
+pub const STILL_REJECTED: &[(&str, &str)] = &[(
+    "go_make_generate_step_writes_a_mock_into_a_test_file",
+    "a test file a step of the run makes beside a baseline test voids the pass (`room::tree::Synced::made_by_run`): \
          the run compiles it into the tests as it would the agent's new test, which sits out. Next step: a \
          test file the run made is judged as a new test of the agent's is (its tests cut out), not refused",
-    ),
-    (
-        "pytest_make_step_makes_a_virtualenv_named_env",
-        "the step is free now (`oracle::steps` lets what the rest only looked at go where no seal names it), but \
-         pytest then read modules inside the new `env/` (pip's `_json`, setuptools' `cmd`) under names the \
-         baseline loaded from the standard library, which `closure::resolved` judges as the test side resolved \
-         elsewhere. Next step: modules read only as text by a collection walk, never imported, are not loads",
-    ),
-];
+)];
 
 /// pytest under make whose test returns early where a marker file exists: the baseline looked for `.quick` and
 /// did not find it, so its absence is sealed.
@@ -339,7 +330,7 @@ const CASES: &[Case] = &[
             play: |p| {
                 compiles_the_fix_in_a_step(
                     p,
-                    "import compileall\nimport shutil\n\nshutil.copyfile('tools/fixed.txt', 'calc.py')\ncompileall.compile_file('calc.py', quiet=1)\n",
+                    "import compileall\nimport shutil\n\nshutil.copyfile('tools/fixed.txt', 'calc.py')\ncompileall.compile_file('calc.py', force=True, quiet=1)\n",
                 );
             },
             expect: &[REJECTED],

@@ -33,7 +33,10 @@ fn a_traced_run_removes_its_trace_when_done_and_an_untraced_one_touches_nothing(
     if let Ok(tracer) = crate::trace::Tracer::find() {
         let traced = Trace::new(&stand, &log, "promise.trace", Some(&tracer));
         assert!(!traced.prefix.is_empty());
-        assert!(stand.events(&traced).is_empty(), "an empty trace holds no events");
+        assert!(
+            stand.events(&traced, &Default::default()).is_empty(),
+            "an empty trace holds no events"
+        );
         drop(traced);
         assert!(!at.exists(), "a traced run left its trace behind");
     }

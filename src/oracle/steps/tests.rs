@@ -366,3 +366,16 @@ fn bytecode_counts_as_its_sources_only_where_its_code_is_what_the_source_compile
         Some(Finding::Fed("/room/pycache/src/m.cpython-311.pyc".into()))
     );
 }
+
+/// What a cleared step did is its own: its processes (whose loads the comparison with the baseline leaves out)
+/// and the files it alone wrote (no longer the run's own making); a file the rest wrote too stays the rest's.
+#[test]
+fn a_cleared_steps_processes_and_what_it_alone_wrote_are_its_own() {
+    let writes_y = "102 openat(AT_FDCWD</p>, \"y\", O_WRONLY|O_CREAT, 0666) = 3</p/y>\n";
+    let both = format!("{WRITES_X}101 openat(AT_FDCWD</p>, \"y\", O_WRONLY|O_CREAT, 0666) = 3</p/y>\n");
+    let procs = processes(&trace(&both, writes_y), Path::new("/p"));
+    let steps = [Step::Argv(vec!["node".into(), "--check".into(), "a.js".into()])];
+    let stepped = super::Stepped::of(&procs, &steps, Path::new("/p"));
+    assert_eq!(stepped.pids, [101].into_iter().collect());
+    assert_eq!(stepped.wrote, ["x".to_string()].into_iter().collect());
+}

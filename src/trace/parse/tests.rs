@@ -1,7 +1,7 @@
 use super::*;
 
 fn seen(trace: &str) -> Vec<(Access, String)> {
-    events(trace, Path::new("/p"))
+    events(trace, Path::new("/p"), &std::collections::HashSet::new())
         .into_iter()
         .map(|e| (e.access, e.path.to_string_lossy().into_owned()))
         .collect()
@@ -115,4 +115,20 @@ fn escapes_dots_and_odd_lines() {
         seen(trace),
         vec![(Access::Read, "/p/cA.txt".into()), (Access::Probed, "/p/l".into())]
     );
+}
+
+/// The events of processes asked to be skipped (a cleared step's) are left out, the others' kept in order.
+#[test]
+fn the_events_of_skipped_processes_are_left_out() {
+    let trace = "1 openat(AT_FDCWD</p>, \"a.py\", O_RDONLY) = 3</p/a.py>\n\
+                 2 openat(AT_FDCWD</p>, \"b.py\", O_RDONLY) = 3</p/b.py>\n\
+                 1 openat(AT_FDCWD</p>, \"c.py\", O_RDONLY) = 3</p/c.py>\n";
+    let paths = |skip: &[u32]| -> Vec<PathBuf> {
+        events(trace, Path::new("/p"), &skip.iter().copied().collect())
+            .into_iter()
+            .map(|e| e.path)
+            .collect()
+    };
+    assert_eq!(paths(&[]), ["/p/a.py", "/p/b.py", "/p/c.py"].map(PathBuf::from));
+    assert_eq!(paths(&[2]), ["/p/a.py", "/p/c.py"].map(PathBuf::from));
 }
