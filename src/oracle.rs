@@ -151,6 +151,16 @@ pub(crate) fn judge(active: &ActiveLoop, iteration: u64, caller: Caller) -> Resu
         trace,
         kept,
     } = ran?;
+    // Where make remade a makefile, the run's make read what its dry run did.
+    if let Some(remade) = &resolved.remade {
+        let moved = world.remade_moved(active, &command, &log_path, remade);
+        if !moved.is_empty() {
+            return Ok(Verdict::SealBroken(Breach {
+                during_run: true,
+                ..Breach::of(moved, root)
+            }));
+        }
+    }
     // A step set aside is free only when its processes fed the rest of the run nothing.
     let mut stepped = steps::Stepped::default();
     if !steps.is_empty() {

@@ -250,42 +250,86 @@ impl<'i> World<'i> {
         if baseline.make.is_none() && baseline.js_configs.is_empty() && baseline.built_features.is_none() {
             return Ok(Resolved::default());
         }
+        self.beside(active, command, log_path, |request| {
+            self.resolved_as(active, inputs, &mut baseline, request)
+        })
+    }
+
+    /// Runs `then` with what runs loopgate's own commands beside the verify `command` (make's dry run, the
+    /// bytecode check): where and as the verify's run stands, untraced, within its timeout.
+    pub(crate) fn beside<R>(
+        &self,
+        active: &ActiveLoop,
+        command: &str,
+        log_path: &Path,
+        then: impl FnOnce(&crate::verify::VerifyRequest) -> R,
+    ) -> R {
         let stand = self.stand(&active.project.root);
-        let untraced = super::run::Trace::new(&stand, log_path, "make.trace", None);
-        let timeout = std::time::Duration::from_secs(fields.config.verify.verify_timeout);
-        let request = stand.request(command, timeout, log_path, &untraced);
+        let untraced = super::run::Trace::new(&stand, log_path, "beside.trace", None);
+        let timeout = std::time::Duration::from_secs(active.seal.fields.config.verify.verify_timeout);
+        then(&stand.request(command, timeout, log_path, &untraced))
+    }
+
+    /// [`World::resolved_moved`], asked as `request` runs.
+    fn resolved_as(
+        &self,
+        active: &ActiveLoop,
+        inputs: &crate::inputs::Inputs,
+        baseline: &mut crate::testjudge::baseline::Baseline,
+        request: &crate::verify::VerifyRequest,
+    ) -> Result<Resolved, Error> {
+        let fields = &active.seal.fields;
         let before = baseline.js_configs.clone();
         let root = &active.project.root;
         let checks = |check| fields.checks(check);
         let mut moved = inputs.with_members(root, &checks, |members| {
-            crate::closure::js_config::check(&mut baseline.js_configs, &request, root, members)
+            crate::closure::js_config::check(&mut baseline.js_configs, request, root, members)
         });
         if baseline.js_configs != before {
             // A reading the user accepted, taken afresh: later promises are held to it.
-            active.store.save_baseline(&active.project, &baseline)?;
+            active.store.save_baseline(&active.project, baseline)?;
         }
         if let Some(sealed) = &baseline.built_features {
             if sealed.retake {
                 // The user accepted a manifest or a build script: the features built now are the baseline's.
-                if let Some(now) = sealed.retaken(&request) {
+                if let Some(now) = sealed.retaken(request) {
                     baseline.built_features = Some(now);
-                    active.store.save_baseline(&active.project, &baseline)?;
+                    active.store.save_baseline(&active.project, baseline)?;
                 }
             } else {
-                moved.extend(crate::closure::built_features::check(sealed, &request));
+                moved.extend(crate::closure::built_features::check(sealed, request));
             }
         }
-        let mut steps = Vec::new();
+        let mut checked = crate::closure::make_plan::Checked::default();
         if let Some(sealed) = baseline.make.take() {
-            let checked = make_moved(active, &mut baseline, sealed, &request)?;
-            moved.extend(checked.moved);
-            steps = checked.steps;
+            checked = make_moved(active, baseline, sealed, request)?;
         }
+        moved.extend(checked.moved);
         let part = |moved| Move::Part(crate::schema::Source::Derived, moved);
         Ok(Resolved {
             moved: moved.into_iter().map(part).collect(),
-            steps: steps.into_iter().map(|(moved, lines)| (part(moved), lines)).collect(),
+            steps: checked
+                .steps
+                .into_iter()
+                .map(|(moved, lines)| (part(moved), lines))
+                .collect(),
+            remade: checked.remade,
         })
+    }
+
+    /// What make read in the run of `command` that its dry run did not, where the dry run remade a makefile
+    /// (`closure::make_plan::Remade`): the makefiles read again where the run stood, as it left them.
+    pub(crate) fn remade_moved(
+        &self,
+        active: &ActiveLoop,
+        command: &str,
+        log_path: &Path,
+        remade: &crate::closure::make_plan::Remade,
+    ) -> Vec<Move> {
+        self.beside(active, command, log_path, |request| remade.read_again(request))
+            .into_iter()
+            .map(|moved| Move::Part(crate::schema::Source::Derived, moved))
+            .collect()
     }
 
     /// What the world left out of the run, for a run that did not pass: the new files the runners would load on
@@ -326,7 +370,7 @@ fn make_moved(
             }
             Err(moved) => crate::closure::make_plan::Checked {
                 moved,
-                steps: Vec::new(),
+                ..Default::default()
             },
         }
     } else {
@@ -353,4 +397,6 @@ fn make_moved(
 pub(crate) struct Resolved {
     pub(crate) moved: Vec<Move>,
     pub(crate) steps: Vec<(Move, Vec<crate::closure::steps::Step>)>,
+    /// Where make's dry run remade a makefile: what to read again after the run ([`World::remade_moved`]).
+    pub(crate) remade: Option<crate::closure::make_plan::Remade>,
 }

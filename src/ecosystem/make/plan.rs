@@ -36,8 +36,13 @@
 //! alone: where it is recorded, setup leaves the makefiles out of the textual seal
 //! (`Closure::leave_makefiles_to`), so a new `-include local.mk` setting a variable no recipe uses completes.
 //!
+//! **A makefile make remakes** runs its recipe in the dry run too, where it can tell the dry run from the run;
+//! where the dry run updated a target no goal reaches, make is asked again after the run, every such target
+//! assumed up to date, and its plan is held to the dry run's ([`Remade`]).
+//!
 //! **What it does not see.** A reached file target whose recipe runs the tests (`results.txt: ; pytest > $@`) is
-//! compared as a build step, i.e. not. Only a verify command that is one plain `make` (or `gmake`) call is
+//! compared as a build step, i.e. not. A build step that puts a remade makefile back as the dry run had it,
+//! after the run's make read it, is not seen either. Only a verify command that is one plain `make` (or `gmake`) call is
 //! resolved; anything else (`cd sub && make`, a script calling make), or a plain call whose goals make could not
 //! resolve at setup, keeps the textual seal (`makefile.rs`, `closure.rs`) alone.
 
@@ -116,6 +121,9 @@ pub struct MakePlan {
     /// them: judged by what it does in the run (`oracle::steps`), not by its text.
     #[serde(skip)]
     pub(crate) new_steps: BTreeMap<String, Vec<String>>,
+    /// The targets make updated that no goal reaches: the makefiles it remade before reading them ([`Remade`]).
+    #[serde(skip)]
+    pub(crate) remade: Vec<String>,
 }
 
 /// Which of the targets make would update for the goals a plan compares, beside the goals themselves (always
@@ -186,27 +194,67 @@ fn make_arguments(command: &str) -> Option<Vec<&str>> {
 /// command; `None` when the verify command is not one plain make call or make could not say (it is not
 /// installed, or the makefiles do not parse): then only the textual seal holds.
 pub(crate) fn record(request: &VerifyRequest, reads: &crate::schema::EnvReads) -> Option<MakePlan> {
-    resolve(request, reads, Steps::Recording).and_then(|(plan, resolved, _)| {
-        let read = plan.unseen.as_ref().is_some_and(|kept| !kept.contains_key(UNREAD));
-        (resolved && read).then_some(plan)
+    resolve(request, reads, Steps::Recording, &[]).and_then(|now| {
+        let read = now.plan.unseen.as_ref().is_some_and(|kept| !kept.contains_key(UNREAD));
+        (now.resolved && read).then_some(now.plan)
     })
 }
 
-/// What a promise's dry run found: the parts that moved, and the steps new since the baseline, each with the
-/// processes it starts (to be judged by what they do in the run, `oracle::steps`).
+/// What a promise's dry run found: the parts that moved, the steps new since the baseline, each with the
+/// processes it starts (to be judged by what they do in the run, `oracle::steps`), and, where make remade a
+/// makefile, what to hold the run's makefiles to ([`Remade`]).
 #[derive(Debug, Default)]
 pub(crate) struct Checked {
     pub(crate) moved: Vec<MovedPart>,
     pub(crate) steps: Vec<(MovedPart, Vec<super::steps::Step>)>,
+    pub(crate) remade: Option<Remade>,
+}
+
+/// A promise's dry run in which make updated a target no goal reaches — a makefile it remakes before reading it
+/// (`-include .gen.mk` with a rule for `.gen.mk`) — to be held to what make read in the verify's own run
+/// ([`Remade::read_again`]).
+///
+/// **Why.** Make remakes its makefiles in a dry run too, and the recipe that does can tell the dry run from the
+/// run (`n` and `--trace` in `MAKEFLAGS`): it can leave the include empty for the dry run and write one that
+/// exports what the tests read for the run, which make then reads. What the run's make read stays on disk
+/// after it. So make is asked again after the run, with every such target assumed up to date (`-o`: it remakes
+/// none, and reads each as the run left it), and its plan held to the dry run's.
+#[derive(Debug)]
+pub(crate) struct Remade {
+    sealed: MakePlan,
+    before: MakePlan,
+}
+
+impl Remade {
+    /// What differs between the plan of the promise's dry run and the plan make gives, where and as `request`
+    /// runs, from the makefiles as the run left them; nothing where make cannot be asked.
+    pub(crate) fn read_again(&self, request: &VerifyRequest) -> Vec<MovedPart> {
+        let steps = Steps::since(&self.sealed);
+        let Some(after) = resolve(request, &self.sealed.reads, steps, &self.before.remade) else {
+            return Vec::new();
+        };
+        moved(&self.before, &after.plan)
+            .into_iter()
+            .map(|moved| MovedPart {
+                part: format!("{} (read by the run's make)", moved.part),
+                why: Why::Configures(self.sealed.call.clone()),
+                ..moved
+            })
+            .collect()
+    }
 }
 
 /// At a promise: what moved in what make will run since `sealed` was recorded, asked where and as `request`
 /// runs the verify command. A plan that no longer resolves differs from the baseline's; a dry run that cannot
 /// start at all (make gone from the room) names nothing, and the run itself fails.
 pub(crate) fn check(sealed: &MakePlan, request: &VerifyRequest) -> Checked {
-    let Some((now, _, _)) = resolve(request, &sealed.reads, Steps::since(sealed)) else {
+    let Some(Resolution { plan: now, .. }) = resolve(request, &sealed.reads, Steps::since(sealed), &[]) else {
         return Checked::default();
     };
+    let remade = (!now.remade.is_empty()).then(|| Remade {
+        sealed: sealed.clone(),
+        before: now.clone(),
+    });
     let steps = now
         .new_steps
         .iter()
@@ -224,6 +272,7 @@ pub(crate) fn check(sealed: &MakePlan, request: &VerifyRequest) -> Checked {
     Checked {
         moved: moved(sealed, &now),
         steps,
+        remade,
     }
 }
 
@@ -231,23 +280,35 @@ pub(crate) fn check(sealed: &MakePlan, request: &VerifyRequest) -> Checked {
 /// `request` runs, if the makefiles make reads are as the user accepted them; else what differs (see
 /// `plan/accept.rs`). A dry run that cannot start names nothing, as in [`check`], and keeps the sealed plan.
 pub(crate) fn retake(sealed: &MakePlan, request: &VerifyRequest) -> Result<MakePlan, Vec<MovedPart>> {
-    match resolve(request, &sealed.reads, Steps::Recording) {
-        Some((now, resolved, texts)) => accept::retaken(sealed, now, resolved, &texts),
+    match resolve(request, &sealed.reads, Steps::Recording, &[]) {
+        Some(now) => accept::retaken(sealed, now.plan, now.resolved, &now.texts),
         None => Ok(sealed.clone()),
     }
 }
 
-/// Runs `make -n -p --trace` in `request`'s place; the plan read from it, whether make resolved the goals, and
-/// the text of each makefile it read; `reads`, what the tests read of the environment, steers with the classifier;
-/// `steps`, which reached targets are compared.
+/// What one dry run resolved: the plan, whether make resolved the goals, and the text of each makefile it read.
+struct Resolution {
+    plan: MakePlan,
+    resolved: bool,
+    texts: BTreeMap<String, String>,
+}
+
+/// Runs `make -n -p --trace` in `request`'s place; what it resolved ([`Resolution`]); `reads`, what the tests
+/// read of the environment, steers with the classifier; `steps`, which reached targets are compared;
+/// `assume_old`, targets make is told not to remake (`-o`).
 fn resolve(
     request: &VerifyRequest,
     reads: &crate::schema::EnvReads,
     steps: Steps,
-) -> Option<(MakePlan, bool, BTreeMap<String, String>)> {
+    assume_old: &[String],
+) -> Option<Resolution> {
     let args = make_arguments(request.command)?;
     let program = request.command.split_whitespace().next()?;
-    let dry = format!("{program} -n -p --trace {} 2>/dev/null", args.join(" "));
+    let old: Vec<String> = assume_old
+        .iter()
+        .map(|target| format!("-o {} ", crate::verify::sh_quote(target)))
+        .collect();
+    let dry = format!("{program} -n -p --trace {}{} 2>/dev/null", old.concat(), args.join(" "));
     let mut lines: Vec<String> = Vec::new();
     let outcome = run_beside(request, &dry, "make-plan", &mut |line| {
         if lines.len() < MAX_LINES {
@@ -285,7 +346,7 @@ fn resolve(
     };
     let texts = read_makefiles(request, &plan.makefiles, &curdir(&lines));
     plan.keep_unseen_lines(&texts);
-    Some((plan, resolved, texts))
+    Some(Resolution { plan, resolved, texts })
 }
 
 /// Make's working directory in the dry run's database (`CURDIR`), where the makefiles it lists are.
@@ -382,6 +443,12 @@ fn plan_of(
     }
     // A phony target counts when make would update it for the goals (and `steps` keeps it); a goal always does.
     let reached: Vec<String> = runs.iter().map(|(t, _, _, _)| t.clone()).collect();
+    let wanted = db.below(&goals);
+    let remade: Vec<String> = reached
+        .iter()
+        .filter(|t| !wanted.contains(t.as_str()))
+        .cloned()
+        .collect();
     let goal = |target: &str| goals.iter().any(|g| g == target);
     let of_effect = |target: &str| {
         reached.iter().any(|r| r == target)
@@ -454,6 +521,7 @@ fn plan_of(
         reads: reads.clone(),
         new_steps_free: !matches!(steps, Steps::AsBefore),
         new_steps,
+        remade,
         ..MakePlan::default()
     }
 }
@@ -616,6 +684,34 @@ impl<'a> Database<'a> {
     /// out, but under `.ONESHELL`, where the recipe is one script and its last line gives the status.
     fn is_banner(&self, line: &str) -> bool {
         printing::only_prints(line) && !self.has_target(".ONESHELL")
+    }
+
+    /// `goals` and every target they depend on, all the way down (normal and order-only prerequisites, as each
+    /// target's header in the database names them).
+    fn below(&self, goals: &[String]) -> std::collections::BTreeSet<String> {
+        let mut seen = std::collections::BTreeSet::new();
+        let mut todo: Vec<String> = goals.to_vec();
+        while let Some(target) = todo.pop() {
+            let headers: Vec<&str> = self
+                .entries
+                .iter()
+                .filter(|(n, _)| *n == target)
+                .flat_map(|(_, lines)| lines.iter().copied())
+                .filter(|line| {
+                    line.strip_prefix(target.as_str())
+                        .is_some_and(|rest| rest.starts_with(':'))
+                })
+                .filter(|line| !is_target_variable(line))
+                .collect();
+            if !seen.insert(target.clone()) {
+                continue;
+            }
+            for header in headers {
+                let prerequisites = header[target.len()..].trim_start_matches(':');
+                todo.extend(prerequisites.split_whitespace().filter(|p| *p != "|").map(String::from));
+            }
+        }
+        seen
     }
 
     fn targets(&self) -> impl Iterator<Item = &str> {

@@ -104,10 +104,9 @@ impl World<'_> {
         if read.len() != files.len() {
             return vec![false; files.len()];
         }
-        let untraced = super::super::run::Trace::new(&stand, log_path, "bytecode.trace", None);
-        let timeout = std::time::Duration::from_secs(active.seal.fields.config.verify.verify_timeout);
-        let request = stand.request(command, timeout, log_path, &untraced);
-        crate::room::pycache::compiled_from_sources(&request, &prefix, &read)
+        self.beside(active, command, log_path, |request| {
+            crate::room::pycache::compiled_from_sources(request, &prefix, &read)
+        })
     }
 }
 

@@ -429,3 +429,32 @@ fn a_plan_recorded_before_new_steps_were_free_compares_them_as_it_did() {
     let labels: Vec<String> = moved(&old, &now).into_iter().map(|m| m.part).collect();
     assert_eq!(labels, vec!["test: as make resolves it", "vet: as make resolves it"]);
 }
+
+/// A makefile make remakes runs its recipe in the dry run too, where it can tell the dry run from the run: what
+/// the run's make read, as the run left it, is held to what the dry run read; one that stayed as the dry run
+/// left it changes nothing, and a dry run that remade nothing has nothing to read again.
+#[test]
+fn a_remade_makefile_is_held_to_what_the_dry_run_read() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let log = dir.path().join("verify.log");
+    let request = VerifyRequest::plain("make test", dir.path(), &log);
+    std::fs::write(dir.path().join("Makefile"), ".PHONY: test\ntest:\n\t@true\n").expect("Makefile");
+    let plain = record(&request, &crate::schema::EnvReads::default()).expect("a plan");
+    assert!(check(&plain, &request).remade.is_none(), "nothing remade");
+    std::fs::write(
+        dir.path().join("Makefile"),
+        ".PHONY: test\ntest:\n\t@true\n-include gen.mk\ngen.mk: FORCE\n\t@[ -f gen.mk ] || : > gen.mk\nFORCE:\n",
+    )
+    .expect("Makefile");
+    let sealed = record(&request, &crate::schema::EnvReads::default()).expect("a plan");
+    let checked = check(&sealed, &request);
+    assert_eq!(checked.moved, Vec::new());
+    let remade = checked.remade.expect("make remade gen.mk");
+    assert_eq!(remade.read_again(&request), Vec::new(), "as the dry run read it");
+    std::fs::write(dir.path().join("gen.mk"), "export PYTHONPATH = lenient\n").expect("the run's gen.mk");
+    let moved = remade.read_again(&request);
+    assert!(
+        !moved.is_empty() && moved.iter().all(|m| m.path == "gen.mk"),
+        "{moved:?}"
+    );
+}
