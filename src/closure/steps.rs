@@ -65,6 +65,9 @@ pub enum Finding {
     Unread(String),
     /// No process of the run was started as this step: it cannot be told apart from the rest.
     NotSeen,
+    /// More than one process of the run was started as this step, none below another (a step whose line is the
+    /// goal's own): which are the step's cannot be told.
+    Twice,
 }
 
 /// One ecosystem's reading of its steps: given a sealed file's scope, the moved part's label and the file's

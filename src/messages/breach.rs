@@ -70,6 +70,13 @@ fn step(lang: Speech, finding: &Finding) -> String {
         (Speech::Zh, Finding::NotSeen) => {
             "它是验证运行中的一个步骤,但在运行中没有看到启动它的进程,因此无法确认".to_string()
         }
+        (Speech::En, Finding::Twice) => {
+            "it is a step of the verify run, but more than one process of the run started as it (another line of the run is the same), so its processes cannot be told from the rest's"
+                .to_string()
+        }
+        (Speech::Zh, Finding::Twice) => {
+            "它是验证运行中的一个步骤,但运行中有多个进程以它的方式启动(运行的另一行与它相同),因此无法将它的进程与其余部分区分开".to_string()
+        }
     }
 }
 

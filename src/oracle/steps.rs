@@ -307,6 +307,30 @@ fn finding(procs: &Processes, steps: &[Step], trace: &Path, beside: &Beside) -> 
     if roots.is_empty() {
         return Some(Finding::NotSeen);
     }
+    // A step runs once: a second process started as it, not below the first, is another part of the run with the
+    // same line (the goal's own command), whose processes would pass for the step's.
+    if steps.iter().any(|step| {
+        let mut started: Vec<u32> = roots
+            .iter()
+            .map(|(pid, _)| *pid)
+            .filter(|pid| {
+                procs
+                    .execs
+                    .iter()
+                    .any(|(_, p, argv)| p == pid && argv.as_deref().is_some_and(|a| step.started(a)))
+            })
+            .collect();
+        // A shell that runs its line's program in its own process starts it twice.
+        started.sort_unstable();
+        started.dedup();
+        started
+            .iter()
+            .filter(|pid| !started.iter().any(|other| other != *pid && below(procs, **pid, *other)))
+            .count()
+            > 1
+    }) {
+        return Some(Finding::Twice);
+    }
     let side = subtree(procs, roots.iter().map(|(pid, _)| *pid));
     // Every process of a step ended before a process of the rest started a program after the step began.
     let began = roots.iter().map(|(_, line)| *line).min().unwrap_or(0);
@@ -470,6 +494,22 @@ impl Stepped {
         let wrote = &written(true) - &written(false);
         Stepped { pids, wrote }
     }
+}
+
+/// Whether process `pid` descends from `ancestor` in `procs`.
+fn below(procs: &Processes, mut pid: u32, ancestor: u32) -> bool {
+    let mut hops = 0;
+    while let Some(parent) = procs.parents.get(&pid) {
+        if *parent == ancestor {
+            return true;
+        }
+        pid = *parent;
+        hops += 1;
+        if hops > procs.parents.len() {
+            return false;
+        }
+    }
+    false
 }
 
 /// The first processes of `steps` in `procs`, and the line each began at.

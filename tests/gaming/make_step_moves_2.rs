@@ -332,6 +332,25 @@ const CASES: &[Case] = &[
             expect: &[REJECTED],
         },
     },
+    // A step whose line is the goal's own: the goal's processes would pass for the step's, and what another
+    // step wrote for them (a root conftest passing failures) for the step's own business.
+    Case {
+        family: Family::LoadsOnItsOwn,
+        m: Move {
+            name: "pytest_make_step_runs_the_goals_own_line_beside_a_conftest_copy",
+            fixture: &PYTEST_MAKE,
+            baseline: false,
+            play: |p| {
+                p.write("tools/passing.py", PASSING_PLUGIN);
+                step_before(
+                    p,
+                    "prep again",
+                    "prep:\n\tcp tools/passing.py conftest.py\nagain:\n\tpython3 -m pytest -q -p no:cacheprovider",
+                );
+            },
+            expect: &[REJECTED],
+        },
+    },
     // A name only looked at: the marker whose absence the baseline sealed, made by the step as a file or a link.
     Case {
         family: Family::Aware,
@@ -479,6 +498,7 @@ listed_cases!(
         pytest_make_step_compiles_a_fix_into_the_codes_bytecode,
         pytest_make_step_compiles_a_fix_stamped_with_the_sources_time_and_size,
         pytest_make_step_rewrites_the_code_and_compiles_it,
+        pytest_make_step_runs_the_goals_own_line_beside_a_conftest_copy,
         pytest_make_step_touches_the_marker_the_tests_look_for,
         pytest_make_step_links_the_marker_the_tests_look_for,
         go_make_remade_include_exports_the_skip_variable_outside_the_dry_run;

@@ -379,3 +379,21 @@ fn a_cleared_steps_processes_and_what_it_alone_wrote_are_its_own() {
     assert_eq!(stepped.pids, [101].into_iter().collect());
     assert_eq!(stepped.wrote, ["x".to_string()].into_iter().collect());
 }
+
+/// A step's start seen twice, neither below the other (a step whose line is the goal's own), cannot be told from
+/// the rest; a shell that runs its line's program in its own process, or a program the step's own process
+/// starts again below it, is the step's once.
+#[test]
+fn a_step_started_twice_apart_cannot_be_told_from_the_rest() {
+    let again = "100 clone(child_stack=NULL, flags=SIGCHLD) = 103\n\
+                 103 execve(\"/usr/bin/node\", [\"node\", \"--check\", \"a.js\"], 0x1 /* 1 var */) = 0\n\
+                 103 +++ exited with 0 +++\n";
+    assert_eq!(judged(&format!("{}{again}", trace("", ""))), Some(Finding::Twice));
+    let below = "101 clone(child_stack=NULL, flags=SIGCHLD) = 104\n\
+                 104 execve(\"/usr/bin/node\", [\"node\", \"--check\", \"a.js\"], 0x1 /* 1 var */) = 0\n\
+                 104 +++ exited with 0 +++\n";
+    let exec_again = "101 execve(\"/usr/bin/node\", [\"node\", \"--check\", \"a.js\"], 0x1 /* 1 var */) = 0\n";
+    for step in [below, exec_again] {
+        assert_eq!(judged(&trace(step, "")), None, "{step}");
+    }
+}
