@@ -309,26 +309,7 @@ fn finding(procs: &Processes, steps: &[Step], trace: &Path, beside: &Beside) -> 
     }
     // A step runs once: a second process started as it, not below the first, is another part of the run with the
     // same line (the goal's own command), whose processes would pass for the step's.
-    if steps.iter().any(|step| {
-        let mut started: Vec<u32> = roots
-            .iter()
-            .map(|(pid, _)| *pid)
-            .filter(|pid| {
-                procs
-                    .execs
-                    .iter()
-                    .any(|(_, p, argv)| p == pid && argv.as_deref().is_some_and(|a| step.started(a)))
-            })
-            .collect();
-        // A shell that runs its line's program in its own process starts it twice.
-        started.sort_unstable();
-        started.dedup();
-        started
-            .iter()
-            .filter(|pid| !started.iter().any(|other| other != *pid && below(procs, **pid, *other)))
-            .count()
-            > 1
-    }) {
+    if steps.iter().any(|step| started_apart(procs, step) > 1) {
         return Some(Finding::Twice);
     }
     let side = subtree(procs, roots.iter().map(|(pid, _)| *pid));
@@ -494,6 +475,23 @@ impl Stepped {
         let wrote = &written(true) - &written(false);
         Stepped { pids, wrote }
     }
+}
+
+/// How many processes of `procs` were started as `step`, none below another (a shell that runs its line's program
+/// in its own process starts it twice, as one).
+fn started_apart(procs: &Processes, step: &Step) -> usize {
+    let mut started: Vec<u32> = procs
+        .execs
+        .iter()
+        .filter(|(_, _, argv)| argv.as_deref().is_some_and(|argv| step.started(argv)))
+        .map(|(_, pid, _)| *pid)
+        .collect();
+    started.sort_unstable();
+    started.dedup();
+    started
+        .iter()
+        .filter(|pid| !started.iter().any(|other| other != *pid && below(procs, **pid, *other)))
+        .count()
 }
 
 /// Whether process `pid` descends from `ancestor` in `procs`.

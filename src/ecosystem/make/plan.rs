@@ -251,10 +251,6 @@ pub(crate) fn check(sealed: &MakePlan, request: &VerifyRequest) -> Checked {
     let Some(Resolution { plan: now, .. }) = resolve(request, &sealed.reads, Steps::since(sealed), &[]) else {
         return Checked::default();
     };
-    let remade = (!now.remade.is_empty()).then(|| Remade {
-        sealed: sealed.clone(),
-        before: now.clone(),
-    });
     let steps = now
         .new_steps
         .iter()
@@ -272,7 +268,10 @@ pub(crate) fn check(sealed: &MakePlan, request: &VerifyRequest) -> Checked {
     Checked {
         moved: moved(sealed, &now),
         steps,
-        remade,
+        remade: (!now.remade.is_empty()).then(|| Remade {
+            sealed: sealed.clone(),
+            before: now,
+        }),
     }
 }
 
