@@ -165,12 +165,13 @@ pub(crate) fn processes_moved(path: &Path, cwd: &Path, moved: Option<&Path>) -> 
 /// `moved`: where the command was started in a copy of the project at `cwd` at the copy's own path (the room's
 /// tree, `TreeState::Copied`); the copy's paths then read as the project's, so what the run loaded compares with the
 /// project's files as a run in the project (or in the mounted copy) would. `skip`: processes whose events are left
-/// out.
+/// out; `by_output`: the programs judged by their output (see [`parse::events`]).
 pub(crate) fn read_moved(
     path: &Path,
     cwd: &Path,
     moved: Option<&Path>,
     skip: &std::collections::HashSet<u32>,
+    by_output: fn(&Path) -> bool,
 ) -> Vec<Event> {
     let Ok(bytes) = std::fs::read(path) else {
         return Vec::new();
@@ -181,7 +182,8 @@ pub(crate) fn read_moved(
             &text.replace(&*copy.to_string_lossy(), &cwd.to_string_lossy()),
             cwd,
             skip,
+            by_output,
         ),
-        None => parse::events(&text, cwd, skip),
+        None => parse::events(&text, cwd, skip, by_output),
     }
 }

@@ -671,6 +671,16 @@ const DECLARES_PLUGIN: &[fn(&Path) -> bool] = &[python::declares_plugin];
 /// The directories a runner builds into at a project's root, by what the root holds, one rule per ecosystem.
 const BUILD_OUTPUT: &[fn(&Path) -> Option<&'static str>] = &[rust::build_output];
 
+/// The programs judged by what they output, not by what they read, one rule per ecosystem that has them (cargo's
+/// build scripts: `closure::built_features` compares what they told rustc for the tests): a file in the project
+/// only they read is no input of the run (`trace::parse::events`).
+const JUDGED_BY_OUTPUT: &[fn(&Path) -> bool] = &[rust::build_script];
+
+/// Whether a process running `program` is judged by what it outputs (see [`JUDGED_BY_OUTPUT`]).
+pub(crate) fn judged_by_output(program: &Path) -> bool {
+    JUDGED_BY_OUTPUT.iter().any(|judged| judged(program))
+}
+
 /// Configuration files a tool reads from the home directory's dot directories, beyond `~/.config`, per ecosystem.
 const HOME_CONFIG: &[&[&str]] = &[rust::HOME_CONFIG];
 

@@ -81,10 +81,17 @@ impl Stand<'_> {
     }
 
     /// The events of `trace`, with the paths of a copy at its own path read as the project's, but for those of
-    /// the processes `skip`.
+    /// the processes `skip` and what the programs judged by their output read in the project (cargo's build
+    /// scripts: `closure::observed::judged_by_output`).
     pub(crate) fn events(&self, trace: &Trace, skip: &std::collections::HashSet<u32>) -> Vec<Event> {
         let moved = self.placed.and_then(|(placed, _)| placed.moved());
-        crate::trace::read_moved(&trace.path, self.root, moved, skip)
+        crate::trace::read_moved(
+            &trace.path,
+            self.root,
+            moved,
+            skip,
+            crate::closure::observed::judged_by_output,
+        )
     }
 }
 

@@ -50,9 +50,13 @@ pub struct Event {
 
 /// The events of a whole trace, in the order strace wrote them; `cwd` is where the traced command started.
 /// `skip`: processes whose events are left out (a step's, judged by what it fed the rest: `oracle::steps`).
-pub(crate) fn events(trace: &str, cwd: &Path, skip: &HashSet<u32>) -> Vec<Event> {
+/// `by_output`: the programs judged by what they output, not by what they read (cargo's build scripts:
+/// `closure::observed::judged_by_output`): what such a process, or one it started, touched below `cwd` is left
+/// out but for what it wrote, so a file only they read is no input of the run's own.
+pub(crate) fn events(trace: &str, cwd: &Path, skip: &HashSet<u32>, by_output: fn(&Path) -> bool) -> Vec<Event> {
     let mut reader = Reader::new(cwd, None);
     reader.skip = skip.clone();
+    reader.by_output = Some(by_output);
     reader.read(trace).out
 }
 
@@ -105,6 +109,10 @@ struct Reader {
     out: Vec<Event>,
     /// Processes whose events are not put in `out`.
     skip: HashSet<u32>,
+    /// The programs whose processes' events below `start` are not put in `out` but for their writes (see
+    /// [`events`]), and the processes running one (or started by one).
+    by_output: Option<fn(&Path) -> bool>,
+    judged_by_output: HashSet<u32>,
 }
 
 impl Reader {
@@ -115,6 +123,8 @@ impl Reader {
             start: cwd.to_path_buf(),
             out: Vec::new(),
             skip: HashSet::new(),
+            by_output: None,
+            judged_by_output: HashSet::new(),
             procs,
             line_no: 0,
             pid: 0,
@@ -193,6 +203,9 @@ impl Reader {
                 if let Ok(child) = call.result.split('<').next().unwrap_or("").trim().parse::<u32>() {
                     let cwd = self.cwd(pid);
                     self.cwds.insert(child, cwd);
+                    if self.judged_by_output.contains(&pid) {
+                        self.judged_by_output.insert(child);
+                    }
                     if let Some(procs) = self.procs.as_mut() {
                         procs.parents.insert(child, pid);
                         procs.born.insert(child, self.line_no);
@@ -258,6 +271,9 @@ impl Reader {
                     (false, false) => return,
                 };
                 for path in self.paths(pid, call).into_iter().take(1) {
+                    if ok && self.by_output.is_some_and(|judged| judged(&path)) {
+                        self.judged_by_output.insert(pid);
+                    }
                     self.push(access, path);
                 }
             }
@@ -334,7 +350,9 @@ impl Reader {
         if self.procs.is_some() {
             self.touch(access, path.clone());
         }
-        if !self.skip.contains(&self.pid) {
+        let by_output =
+            access != Access::Wrote && self.judged_by_output.contains(&self.pid) && path.starts_with(&self.start);
+        if !self.skip.contains(&self.pid) && !by_output {
             self.out.push(Event { access, path });
         }
     }

@@ -493,3 +493,23 @@ fn every_ecosystems_listed_configuration_new_in_a_searched_directory_is_a_shadow
     expected.sort();
     assert_eq!(shadows, expected);
 }
+
+/// Cargo's build scripts, as cargo runs them, are judged by their output; a test binary, cargo and rustc are not.
+#[test]
+fn cargo_build_scripts_are_judged_by_their_output() {
+    for program in [
+        "/p/target/debug/build/calc-0a1b/build-script-build",
+        "/p/target/release/build/calc-0a1b/build_script_build-0a1b",
+        "/elsewhere/target/x86_64-unknown-linux-musl/debug/build/kit-9/build-script-main",
+    ] {
+        assert!(judged_by_output(Path::new(program)), "{program}");
+    }
+    for program in [
+        "/p/target/debug/deps/calc-0a1b",
+        "/p/target/debug/build-script-build",
+        "/usr/bin/cargo",
+        "/p/build/x/run",
+    ] {
+        assert!(!judged_by_output(Path::new(program)), "{program}");
+    }
+}

@@ -1,7 +1,7 @@
 use super::*;
 
 fn seen(trace: &str) -> Vec<(Access, String)> {
-    events(trace, Path::new("/p"), &std::collections::HashSet::new())
+    events(trace, Path::new("/p"), &std::collections::HashSet::new(), |_| false)
         .into_iter()
         .map(|e| (e.access, e.path.to_string_lossy().into_owned()))
         .collect()
@@ -124,11 +124,40 @@ fn the_events_of_skipped_processes_are_left_out() {
                  2 openat(AT_FDCWD</p>, \"b.py\", O_RDONLY) = 3</p/b.py>\n\
                  1 openat(AT_FDCWD</p>, \"c.py\", O_RDONLY) = 3</p/c.py>\n";
     let paths = |skip: &[u32]| -> Vec<PathBuf> {
-        events(trace, Path::new("/p"), &skip.iter().copied().collect())
+        events(trace, Path::new("/p"), &skip.iter().copied().collect(), |_| false)
             .into_iter()
             .map(|e| e.path)
             .collect()
     };
     assert_eq!(paths(&[]), ["/p/a.py", "/p/b.py", "/p/c.py"].map(PathBuf::from));
     assert_eq!(paths(&[2]), ["/p/a.py", "/p/c.py"].map(PathBuf::from));
+}
+
+/// What a program judged by its output (a build script), or a process it started, read in the project is left
+/// out; what it wrote, what it read outside the project, and what other processes read there stay.
+#[test]
+fn what_a_program_judged_by_its_output_read_in_the_project_is_left_out() {
+    let trace = "1 execve(\"/p/target/debug/build/calc-1/build-script-build\", [\"build-script-build\"], 0x1 /* 1 var */) = 0\n\
+                 1 openat(AT_FDCWD</p>, \"build.conf\", O_RDONLY) = 3</p/build.conf>\n\
+                 1 openat(AT_FDCWD</p>, \"/usr/include/stdio.h\", O_RDONLY) = 3</usr/include/stdio.h>\n\
+                 1 clone(child_stack=NULL, flags=SIGCHLD) = 2\n\
+                 2 execve(\"/usr/bin/protoc\", [\"protoc\"], 0x1 /* 1 var */) = 0\n\
+                 2 openat(AT_FDCWD</p>, \"proto/calc.proto\", O_RDONLY) = 3</p/proto/calc.proto>\n\
+                 1 openat(AT_FDCWD</p>, \"/p/target/out/gen.rs\", O_WRONLY|O_CREAT|O_TRUNC, 0666) = 4</p/target/out/gen.rs>\n\
+                 3 openat(AT_FDCWD</p>, \"build.conf\", O_RDONLY) = 3</p/build.conf>\n";
+    let judged = |program: &Path| program.file_name().is_some_and(|n| n == "build-script-build");
+    let seen: Vec<(Access, PathBuf)> = events(trace, Path::new("/p"), &Default::default(), judged)
+        .into_iter()
+        .map(|e| (e.access, e.path))
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            (Access::Read, "/usr/include/stdio.h"),
+            (Access::Executed, "/usr/bin/protoc"),
+            (Access::Wrote, "/p/target/out/gen.rs"),
+            (Access::Read, "/p/build.conf"),
+        ]
+        .map(|(access, path)| (access, PathBuf::from(path)))
+    );
 }
