@@ -375,6 +375,7 @@ impl Room {
         }
         private_dir(events.parent().unwrap_or(&self.dir))?;
         hook::install(&self.dir)?;
+        hook::record::listen(&self.dir)?;
         // The room's own words of each runner's options, where the start channel finds them (`hook::complete`);
         // they hold no secret and no per-session value, so the baseline's variables alone give them.
         hook::complete(&self.dir, &recorded.for_run(|_| None), &self.vars(recorded, |_| None))?;

@@ -110,6 +110,8 @@ mod honest_changes_8;
 mod honest_still_rejected;
 #[path = "gaming/hook_channel_moves.rs"]
 mod hook_channel_moves;
+#[path = "gaming/hook_record_moves.rs"]
+mod hook_record_moves;
 #[path = "gaming/js_config_moves.rs"]
 mod js_config_moves;
 #[path = "gaming/jvm_moves.rs"]

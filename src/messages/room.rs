@@ -106,6 +106,14 @@ pub(crate) fn report_problem(lang: Speech, problem: &Problem, who: &str) -> Stri
         (Problem::NoTests, Speech::Zh) => {
             format!("{who} 的报告中没有任何测试:这次运行没有运行基线运行过的测试(缩小到空的运行不算通过)")
         }
+        (Problem::Forged(why), Speech::En) => format!(
+            "{who}'s record holds what its start hook did not send ({why}): a process of the run wrote into loopgate's record of the tests (no pass)"
+        ),
+        (Problem::Forged(why), Speech::Zh) => {
+            format!(
+                "{who} 的记录中有其启动钩子没有发送的内容({why}):运行中的某个进程写入了 loopgate 的测试记录(不算通过)"
+            )
+        }
     }
 }
 
@@ -145,6 +153,9 @@ pub(crate) fn own_report_problem(lang: Speech, problem: &Problem, path: &str) ->
         }
         (Problem::NoTests, Speech::En) => format!("the JUnit report at `{path}` (`--report`) names no test"),
         (Problem::NoTests, Speech::Zh) => format!("`{path}` 的 JUnit 报告(`--report`)中没有任何测试"),
+        // A JUnit file the command writes has no hook behind it: nothing there is signed.
+        (Problem::Forged(_), Speech::En) => format!("the JUnit report at `{path}` (`--report`) cannot be read"),
+        (Problem::Forged(_), Speech::Zh) => format!("无法读取 `{path}` 的 JUnit 报告(`--report`)"),
     }
 }
 

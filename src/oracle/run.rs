@@ -149,7 +149,10 @@ pub(crate) fn run_counted(request: &VerifyRequest, progress: &LiveLine) -> Resul
     let outcome = verify::run_with_lines(request, &mut |line| {
         counter.feed_line(line);
         progress.line(line);
-    })?;
+    });
+    // What the start hooks sent over the room's socket, written down for the verdict (`room::hook::record`).
+    crate::room::hook::record::finish(request.env);
+    let outcome = outcome?;
     Ok(Counted {
         outcome,
         counts: counter.finish(),

@@ -5,8 +5,10 @@
 //! whose events are also where their tests are named: [`add_named`]), `PHP_INI_SCAN_DIR` for PHP
 //! (`ecosystem/php/prepend.php`, an `auto_prepend_file` that has every PHPUnit process write its own JUnit report to
 //! `report/`: `php_report`) — so the sealed command and the project's files stay as the user wrote them. Each hook
-//! records the runner's own per-test events (not its printed lines) to [`PLACE`] in the room,
-//! one JSON line per event, found from where the hook itself stands (no variable names it), and — in the
+//! records the runner's own per-test events (not its printed lines), one JSON line per event, found from where the
+//! hook itself stands (no variable names it): node's and Python's over the room's socket, each line signed, to a
+//! record only they can write ([`record`]); Ruby's hook and Go's and cargo's shims to [`PLACE`] in the room,
+//! where only their runners' lines are read. And — in the
 //! runner's own process, before any test file is loaded — takes itself out of the variable that loaded it
 //! (`NODE_OPTIONS`, `PYTHONPATH`; Go's and cargo's shims out of the test binary's `GOFLAGS` and
 //! `CARGO_TARGET_<triple>_RUNNER`), so the code under test sees the user's values and the processes it starts
@@ -19,9 +21,11 @@
 //! did — or alone, where the output names none (unittest's `-q`, a runner behind `make`): a failure they hold in a
 //! run that exited 0 is then no pass.
 //!
-//! What stays forgeable: code under test runs in the runner's own process, so it can find the path (the hook's
-//! own place in `NODE_OPTIONS` or `sys.path` before it takes itself out, `/proc/self/fd`, the room's directory) or the runner's objects and write plausible events;
-//! that takes knowing loopgate's hook, which printing a runner's report does not. A Go test binary's code can
+//! What stays forgeable: code under test runs in the runner's own process, so it can patch the runner's objects
+//! or the hook's (the key is in the hook's memory), which is the reviewer's ([`record`] says what the socket
+//! stops). The events file the shims and Ruby's hook write is a file of the room: code that knows loopgate's hook
+//! can find it (the hook's own place in `RUBYOPT`, the room's directory) and append plausible events of those
+//! runners; printing a runner's report does not. A Go test binary's code can
 //! still print `--- PASS` lines for tests that did not run and then let `M.Run` finish: its exit status is then
 //! the real one, but the names are read from its output. A run that turns the hook off (`python -I` or `-E`,
 //! `node` started by its full path with an empty `NODE_OPTIONS`) writes no events, and its loop's verdict reads
@@ -39,6 +43,7 @@
 //! bypasses the stand-in; the variable then holds what the process tree gave it, as before this channel.
 
 pub(crate) mod binary;
+pub(crate) mod record;
 
 use std::collections::BTreeMap;
 use std::ffi::OsString;

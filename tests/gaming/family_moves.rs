@@ -1190,6 +1190,10 @@ pub(crate) fn play_listed(case: &Case, waiting: &[(&str, &str)]) {
     let headline = block.reason.lines().next().unwrap_or_default();
     let item = block.reason.lines().find(|l| l.starts_with("- ")).unwrap_or_default();
     println!("[gaming] caught {family} {}: {headline} {item}", m.name);
+    // The whole rejection, where asked for (what caught a new move, when its headline is the generic one).
+    if std::env::var_os("LOOPGATE_GAMING_REASON").is_some() {
+        println!("[gaming] reason {}:\n{}", m.name, block.reason);
+    }
 }
 
 /// Plays an honest change once against the defaults, on top of the fix: whether the promise went through.

@@ -1,10 +1,11 @@
 'use strict';
 // loopgate's start hook for the oracle's runs (issue 29, item 2; issue 39, item 1; see `room::hook`), loaded by
-// the oracle through `NODE_OPTIONS=--require`. It acts only in a process that runs a test runner's own command,
-// takes the report's path out of the environment there before any test file is loaded, so the code under test
-// and its child processes never see it, and appends the runner's own per-test results to that file, one JSON
-// line per event, between a `begin` and an `end`. Nothing is printed; any other node process (npm, a tool the
-// tests start) is left as it was.
+// the oracle through `NODE_OPTIONS=--require`. It acts only in a process that runs a test runner's own command
+// (in its main thread), takes itself out of `NODE_OPTIONS` there before any test file is loaded, so the code
+// under test and its child processes never see it, and sends the runner's own per-test results to loopgate
+// over the room's socket (`room::hook::record`): a connection made as the process loads, its first line the
+// process's key, each line after it signed and counted, between a `begin` and an `end`. Nothing is printed; any
+// other node process (npm, a tool the tests start) is left as it was.
 //
 // - mocha (`mocha/bin/mocha.js` or `mocha/lib/cli/cli.js`, which load mocha whether it is CommonJS or an ES
 //   module): `EventEmitter.prototype.emit` is wrapped, and the first mocha `Runner` that emits `start` has its
@@ -18,12 +19,11 @@
 // - Vitest (`vitest/vitest.mjs`): the same, Vitest's JSON reporter asked for beside its default one. Reporters on
 //   its command line replace those of its configuration, so one configured to hide failures is not loaded.
 //
-// The events file is found from where this hook stands (`report/events.jsonl`, two directories up), so no
-// variable names it. In the runner's process the hook takes itself out of `NODE_OPTIONS` before any test file
-// loads: the code under test sees the user's `NODE_OPTIONS`, and the node processes it starts (a runner run
-// inside the tests) load no hook.
+// The socket is found from where this hook stands (`report/hook.sock`, two directories up), so no variable names
+// it; Jest's and Vitest's reports go beside it.
 (() => {
-  if (!process.argv[1]) return;
+  // A worker thread loads the preload too: its process's main thread is the one the hook acts in.
+  if (!process.argv[1] || !require('worker_threads').isMainThread) return;
   const fs = require('fs');
   const path = require('path').join(__dirname, '..', '..', 'report', 'events.jsonl');
   let script;
@@ -32,10 +32,44 @@
   } catch {
     return;
   }
-  let fd = null;
+  // The record (`room::hook::record`): a connection to the room's socket, made as the runner's process loads,
+  // before any test file does; its first line is this process's key, which never leaves it otherwise, and every
+  // line after it is signed with the key and counted, so a line that code under test sends, or one it keeps
+  // from being sent, shows. Written synchronously on the connection's descriptor: the last lines go out from
+  // the `exit` event, where nothing asynchronous runs.
+  const record = (runner) => {
+    const { createHash, randomBytes } = require('crypto');
+    const key = randomBytes(16).toString('hex');
+    let fd = null;
+    try {
+      const socket = require('net').connect(require('path').join(__dirname, '..', '..', 'report', 'hook.sock'));
+      socket.on('error', () => {});
+      socket.unref();
+      fd = socket._handle && socket._handle.fd >= 0 ? socket._handle.fd : null;
+    } catch {}
+    const send = (line) => {
+      if (fd === null) return;
+      for (let left = Buffer.from(line); left.length; ) {
+        try {
+          left = left.subarray(fs.writeSync(fd, left));
+        } catch (e) {
+          if (e.code !== 'EAGAIN') return;
+        }
+      }
+    };
+    send(JSON.stringify({ hello: runner, key, runner: true }) + '\n');
+    let seq = 0;
+    return (event, name) => {
+      const json = JSON.stringify({ runner, pid: process.pid, seq, event, name: name || '' });
+      const signature = createHash('sha256').update(`${key}\n${seq}\n${json}`).digest('hex');
+      seq += 1;
+      send(`${signature} ${json}\n`);
+    };
+  };
+  let sent = null;
   const write = (runner, event, name) => {
-    if (fd === null) fd = fs.openSync(path, 'a', 0o600);
-    fs.writeSync(fd, JSON.stringify({ runner, pid: process.pid, event, name: name || '' }) + '\n');
+    if (sent === null) sent = record(runner);
+    sent(event, name);
   };
 
   const mocha = () => {
@@ -129,9 +163,9 @@
   };
 
   const runner = [
-    [/[\\/]mocha[\\/](bin|lib[\\/]cli)[\\/][^\\/]+$/, mocha],
-    [/[\\/]jest(-cli)?[\\/]bin[\\/]jest\.js$/, jest, /^--(json|outputFile|listTests|watch|watchAll|showConfig)(=|$)/],
-    [/[\\/]vitest[\\/]vitest\.mjs$/, vitest, /^(--reporter\.|--(outputFile|output-file|watch|ui|standalone|mergeReports|merge-reports)([=.]|$)|-w$|list$|bench$|init$|watch$|dev$)/],
+    [/[\\/]mocha[\\/](bin|lib[\\/]cli)[\\/][^\\/]+$/, mocha, null, 'mocha'],
+    [/[\\/]jest(-cli)?[\\/]bin[\\/]jest\.js$/, jest, /^--(json|outputFile|listTests|watch|watchAll|showConfig)(=|$)/, 'jest'],
+    [/[\\/]vitest[\\/]vitest\.mjs$/, vitest, /^(--reporter\.|--(outputFile|output-file|watch|ui|standalone|mergeReports|merge-reports)([=.]|$)|-w$|list$|bench$|init$|watch$|dev$)/, 'vitest'],
   ].find(([pattern]) => pattern.test(script));
   if (!runner) return;
   // A command that asks for the report itself, lists, watches or benchmarks is left as it is; so is Vitest's
@@ -139,5 +173,6 @@
   if (runner[2] && process.argv.slice(2).some((a) => runner[2].test(a))) return;
   if (runner[1] === vitest && vitestReporters(process.argv.slice(2)).some((r) => !VITEST_REPORTERS.includes(r))) return;
   withoutHook();
+  sent = record(runner[3]);
   runner[1]();
 })();

@@ -31,6 +31,8 @@ pub(crate) enum Problem {
     /// The report is whole but names no test, where the baseline's named them all (PHPUnit's, whose output
     /// names none: a run narrowed to nothing, `No tests executed!`).
     NoTests,
+    /// The start hooks' record holds what no hook sent (`hook::record`), and why.
+    Forged(String),
 }
 
 /// A structured report: every test with how it ended. pytest's JUnit report names a test by its stdout name's
@@ -61,6 +63,40 @@ const TITLE_JOIN: &str = " > ";
 
 /// The runner name of the Go hook's events, which record whole test binaries, not tests.
 const GO_TEST: &str = "go test";
+
+/// The runners whose start hooks append to the events file at `hook::PLACE` (Ruby's hook, Go's and cargo's shims);
+/// node's and Python's report over the room's socket, to the record loopgate writes beside it
+/// (`hook::record`), and a line of theirs in the file is none of theirs.
+const FILE_RUNNERS: &[&str] = &["minitest", "rspec", GO_TEST, "cargo test"];
+
+/// The start hooks' events of a run: the file's lines of the runners that write it, then the record's (see
+/// [`FILE_RUNNERS`]). Neither there: missing; a line of the file that is not whole: cut short.
+fn hook_events(path: &Path) -> Result<Vec<Event>, Problem> {
+    let file = std::fs::read_to_string(path).ok();
+    let record = path
+        .parent()
+        .zip(Path::new(crate::room::hook::record::PLACE).file_name())
+        .and_then(|(dir, name)| std::fs::read_to_string(dir.join(name)).ok());
+    if file.is_none() && record.is_none() {
+        return Err(Problem::Missing);
+    }
+    let mut events = Vec::new();
+    if let Some(text) = file {
+        if !text.is_empty() && !text.ends_with('\n') {
+            return Err(Problem::CutShort);
+        }
+        for line in text.lines() {
+            let event: Event = serde_json::from_str(line).map_err(|_| Problem::CutShort)?;
+            if FILE_RUNNERS.contains(&event.runner.as_str()) {
+                events.push(event);
+            }
+        }
+    }
+    for line in record.iter().flat_map(|text| text.lines()) {
+        events.push(serde_json::from_str(line).map_err(|_| Problem::CutShort)?);
+    }
+    Ok(events)
+}
 
 /// One line of the start hooks' events file (`hook`).
 #[derive(serde::Deserialize)]
@@ -101,11 +137,15 @@ impl Report {
     /// Reads the start hooks' events at `path` (see `hook`): every test run that began ended (per process), and
     /// every line is whole; a test that failed anywhere is failed, a skipped one did not run.
     pub(crate) fn read_events(path: &Path) -> Result<Report, Problem> {
-        let text = std::fs::read_to_string(path).map_err(|_| Problem::Missing)?;
+        let events = hook_events(path)?;
         let mut open: BTreeMap<u64, i64> = BTreeMap::new();
         let mut report = Report::default();
-        for line in text.lines() {
-            let event: Event = serde_json::from_str(line).map_err(|_| Problem::CutShort)?;
+        let mut unrun = false;
+        for event in events {
+            if event.event == crate::room::hook::record::FORGED {
+                return Err(Problem::Forged(event.name));
+            }
+            unrun |= event.event == crate::room::hook::record::UNRUN;
             report.cargo |= event.runner == crate::runner::Runner::Cargo.name();
             let outcome = match event.event.as_str() {
                 "begin" => {
@@ -139,10 +179,10 @@ impl Report {
             let before = map.entry(event.name).or_insert(outcome);
             *before = (*before).max(outcome);
         }
-        if open.is_empty() {
+        if open.is_empty() || unrun {
             return Err(Problem::Missing);
         }
-        if open.values().any(|depth| *depth != 0) || !text.ends_with('\n') {
+        if open.values().any(|depth| *depth != 0) {
             return Err(Problem::CutShort);
         }
         Ok(report)
@@ -265,15 +305,11 @@ fn names_tests(runner: &str) -> bool {
 /// The runners whose start hooks wrote the events at `path`, as one phrase (`unittest`, `unittest and mocha`);
 /// `None` where there are none.
 pub(crate) fn runners_of(path: &Path) -> Option<String> {
-    #[derive(serde::Deserialize)]
-    struct Runner {
-        runner: String,
-    }
-    let text = std::fs::read_to_string(path).ok()?;
-    let runners: std::collections::BTreeSet<String> = text
-        .lines()
-        .filter_map(|line| serde_json::from_str::<Runner>(line).ok())
-        .map(|r| r.runner)
+    let runners: std::collections::BTreeSet<String> = hook_events(path)
+        .ok()?
+        .into_iter()
+        .filter(|e| e.event != crate::room::hook::record::FORGED)
+        .map(|e| e.runner)
         .collect();
     (!runners.is_empty()).then(|| runners.into_iter().collect::<Vec<_>>().join(" and "))
 }
@@ -474,10 +510,19 @@ mod tests {
         );
     }
 
+    /// The events `lines` as a run leaves them: the shims' runners' in the events file, the others' in the record
+    /// loopgate writes from the socket (`hook::record`).
     fn events(lines: &[&str]) -> Result<Report, Problem> {
         let dir = tempfile::tempdir().expect("tempdir");
         let path = dir.path().join("events.jsonl");
-        std::fs::write(&path, lines.iter().map(|l| format!("{l}\n")).collect::<String>()).expect("write");
+        let (file, record): (Vec<&str>, Vec<&str>) = lines
+            .iter()
+            .partition(|l| FILE_RUNNERS.iter().any(|r| l.contains(&format!("\"runner\":\"{r}\""))));
+        let text = |lines: Vec<&str>| lines.iter().map(|l| format!("{l}\n")).collect::<String>();
+        std::fs::write(&path, text(file)).expect("write");
+        if !record.is_empty() {
+            std::fs::write(dir.path().join("record.jsonl"), text(record)).expect("write");
+        }
         Report::read_events(&path)
     }
 

@@ -1,12 +1,12 @@
 """loopgate's start hook for the oracle's runs (issue 29, item 2; see `room::hook`).
 
-Placed first on PYTHONPATH by the oracle. When `unittest.result` is imported it wraps `TestResult` so that the
-outermost test run of the process appends its per-test results, one JSON line per event, to the events file
-found from where this hook stands (`report/events.jsonl`, two directories up: no variable names it). At that
-moment the hook's directory is taken out of PYTHONPATH, so the code under test sees the user's PYTHONPATH and
+Placed first on PYTHONPATH by the oracle. As the process loads, before any code of the project runs, it connects
+to the room's socket (`report/hook.sock`, two directories up: no variable names it) and sends a key of its own
+(`room::hook::record`). When `unittest.result` is imported it wraps `TestResult` so that the outermost test run
+of the process sends its per-test results, one signed and counted JSON line per event, over that connection. At
+that moment the hook's directory is taken out of PYTHONPATH, so the code under test sees the user's PYTHONPATH and
 its child processes (a runner run inside the tests) load no hook; it is never left on `sys.path`. Nothing is
-printed and nothing is imported until unittest is. A project's own `sitecustomize` further on the path is
-imported after this one, as Python would have.
+printed. A project's own `sitecustomize` further on the path is imported after this one, as Python would have.
 """
 
 import os as _os
@@ -40,16 +40,61 @@ def _loopgate_unhook():
         _os.environ.pop("PYTHONPATH", None)
 
 
-def _loopgate_hook(path):
+def _loopgate_runs_tests():
+    # Whether this process runs unittest's runner, as its command line says before any code of the project runs
+    # (`python -m unittest`, `manage.py test`): its record must then hold a whole run (`room::hook::record`).
+    argv = list(getattr(_sys, "orig_argv", None) or [])
+    for at, word in enumerate(argv[:-1]):
+        if word == "-m" and argv[at + 1] == "unittest":
+            return True
+    return any(word.endswith("manage.py") and "test" in argv[at + 1 :] for at, word in enumerate(argv))
+
+
+def _loopgate_record(path):
+    # The record (`room::hook::record`): a connection to the room's socket, made as this process loads, before
+    # any code of the project runs; its first line is this process's key, which never leaves it otherwise, and
+    # every line after it is signed with the key and counted, so a line that code under test sends, or one it
+    # keeps from being sent, shows. No socket there (a run loopgate does not listen for): nothing is sent.
+    import _socket
+
+    try:
+        sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+        sock.connect(path)
+    except OSError:
+        return None
+    key = _os.urandom(16).hex()
+    runner = "true" if _loopgate_runs_tests() else "false"
+    try:
+        sock.sendall(('{"hello":"unittest","key":"%s","runner":%s}\n' % (key, runner)).encode())
+    except OSError:
+        return None
+    return sock, key
+
+
+def _loopgate_hook(record):
     import importlib.machinery
     import json
 
-    pid = _os.getpid()
-    state = {"outer": None, "fd": None}
+    state = {"outer": None, "seq": 0, "pid": _os.getpid()}
 
     def write(event, name=""):
-        line = json.dumps({"runner": "unittest", "pid": pid, "event": event, "name": name}) + "\n"
-        _os.write(state["fd"], line.encode("utf-8", "replace"))
+        if record is None:
+            return
+        import hashlib
+
+        sock, key = record
+        pid = _os.getpid()
+        if pid != state["pid"]:
+            # A forked child counts its own lines.
+            state["pid"], state["seq"] = pid, 0
+        seq = state["seq"]
+        state["seq"] += 1
+        line = json.dumps({"runner": "unittest", "pid": pid, "seq": seq, "event": event, "name": name})
+        signature = hashlib.sha256(("%s\n%d\n%s" % (key, seq, line)).encode("utf-8", "replace")).hexdigest()
+        try:
+            sock.sendall(("%s %s\n" % (signature, line)).encode("utf-8", "replace"))
+        except OSError:
+            pass
 
     def wrap(cls, method, before=None, after=None):
         original = getattr(cls, method, None)
@@ -68,8 +113,6 @@ def _loopgate_hook(path):
 
     def start(self):
         if state["outer"] is None:
-            if state["fd"] is None:
-                state["fd"] = _os.open(path, _os.O_WRONLY | _os.O_APPEND | _os.O_CREAT, 0o600)
             state["outer"] = self
             write("begin")
 
@@ -137,5 +180,5 @@ def _loopgate_complete(name):
 
 if any(_loopgate_ours(p) for p in _os.environ.get("PYTHONPATH", "").split(_os.pathsep) if p):
     _loopgate_complete("PYTEST_ADDOPTS")
-    _loopgate_hook(_os.path.join(_loopgate_here, _os.pardir, _os.pardir, "report", "events.jsonl"))
+    _loopgate_hook(_loopgate_record(_os.path.join(_loopgate_here, _os.pardir, _os.pardir, "report", "hook.sock")))
 _loopgate_chain()
