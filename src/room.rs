@@ -647,6 +647,10 @@ impl Recorded {
         }
         self.hook_report = report::runners_of(&room.events_path())
             .filter(|_| report::Report::read_events(&room.events_path()).is_ok_and(|r| r.covers(results)));
+        self.hook_runs = match self.hook_report {
+            Some(_) => report::hooked_commands(&room.events_path()).0,
+            None => Default::default(),
+        };
     }
 
     /// Why a run that passed by its exit and output (`results`) is no pass by its report, where the verdict
@@ -672,6 +676,15 @@ impl Recorded {
         let events = || {
             let who = self.hook_report.as_ref()?;
             match report::Report::read_events(&room.events_path()) {
+                // A process that ran the baseline's run, started the same way, that ran none (code under test
+                // that ended it before its runner began, whatever another process sent).
+                Ok(_)
+                    if !report::hooked_commands(&room.events_path())
+                        .1
+                        .is_disjoint(&self.hook_runs) =>
+                {
+                    Some(report::Problem::Missing)
+                }
                 Ok(report) => report.holds(results),
                 Err(problem) => Some(problem),
             }

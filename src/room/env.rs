@@ -88,6 +88,10 @@ pub(crate) struct Recorded {
     /// the baseline's events named exactly the tests its output did.
     #[serde(default)]
     pub hook_report: Option<String>,
+    /// The command lines of the processes that ran the baseline's run under a hook that reports over the room's
+    /// socket: each owes a run at every promise (`hook::record`).
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    pub hook_runs: BTreeSet<String>,
     /// The project asks pytest for a report of its own: the room adds none.
     #[serde(default)]
     pub junit_theirs: bool,

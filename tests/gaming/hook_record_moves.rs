@@ -7,14 +7,16 @@
 //! - a connection of its own from the runner's process, sending a whole run signed with a key of its own;
 //! - lines written into the hook's own connection, found among the process's open files;
 //! - a process of its own started without the hook, sending a whole signed run, while the runner's process
-//!   ends before its run begins;
+//!   ends before its run begins (caught where the runner's process says as it loads that it runs the tests —
+//!   `-m unittest`, a script named as a test runner — and where it cannot, by its command line: the baseline's
+//!   run came from a process started so);
 //! - the events file the shims write, appended to for a runner that reports over the socket.
 //!
 //! **Honest, by class**: code under test that starts processes of its own — a child of the same interpreter, a
 //! pool of forked workers — completes: they load no hook, or share the runner's connection and send nothing.
 
 use crate::family_moves::{Case, Family, listed_cases};
-use crate::fixtures::{MOCHA, UNITTEST};
+use crate::fixtures::{Fixture, MOCHA, UNITTEST};
 use crate::project::Project;
 use crate::{Honest, Move};
 
@@ -123,6 +125,38 @@ sys.stderr.flush()
 os._exit(0)
 "#;
 
+/// A script that runs the unittest fixture's tests: discovery under `tests/`, a verbose text runner, its exit
+/// status the run's.
+const RUN_TESTS: &str = "import sys\nimport unittest\n\nsys.path.insert(0, \".\")\nsuite = unittest.defaultTestLoader.discover(\"tests\", top_level_dir=\".\")\nresult = unittest.TextTestRunner(verbosity=2).run(suite)\nsys.exit(not result.wasSuccessful())\n";
+
+/// [`UNITTEST`]'s project run by a script named as a test runner (`tests/run_tests.py`): its process says, as it
+/// loads, that it runs the tests.
+const UNITTEST_SCRIPT: Fixture = Fixture {
+    verify: "python3 tests/run_tests.py",
+    files: &[
+        UNITTEST.files[0],
+        UNITTEST.files[1],
+        UNITTEST.files[2],
+        UNITTEST.files[3],
+        ("tests/run_tests.py", RUN_TESTS),
+    ],
+    ..UNITTEST
+};
+
+/// The same script under a name no runner has (`tests/check.py`): its process cannot say, as it loads, that it
+/// runs the tests.
+const UNITTEST_CHECK: Fixture = Fixture {
+    verify: "python3 tests/check.py",
+    files: &[
+        UNITTEST.files[0],
+        UNITTEST.files[1],
+        UNITTEST.files[2],
+        UNITTEST.files[3],
+        ("tests/check.py", RUN_TESTS),
+    ],
+    ..UNITTEST
+};
+
 /// `src/calc.js` as the fixture has it (the bug in place), then `code`.
 fn mocha_calc_then(p: &Project, code: &str) {
     let calc = p.read("src/calc.js");
@@ -161,6 +195,26 @@ const CASES: &[Case] = &[
         m: Move {
             name: "unittest_code_under_test_has_a_hookless_child_send_a_signed_passing_run",
             fixture: &UNITTEST,
+            baseline: false,
+            play: |p| python_calc_then(p, PY_HOOKLESS_CHILD),
+            expect: &[REJECTED],
+        },
+    },
+    Case {
+        family: Family::Forged,
+        m: Move {
+            name: "unittest_script_runner_code_has_a_hookless_child_send_a_signed_passing_run",
+            fixture: &UNITTEST_SCRIPT,
+            baseline: false,
+            play: |p| python_calc_then(p, PY_HOOKLESS_CHILD),
+            expect: &[REJECTED],
+        },
+    },
+    Case {
+        family: Family::Forged,
+        m: Move {
+            name: "unittest_unnamed_script_code_has_a_hookless_child_send_a_signed_passing_run",
+            fixture: &UNITTEST_CHECK,
             baseline: false,
             play: |p| python_calc_then(p, PY_HOOKLESS_CHILD),
             expect: &[REJECTED],
@@ -218,12 +272,14 @@ const HONEST: &[Honest] = &[
 
 listed_cases!(
     check: every_hook_record_case_has_a_test,
-    at_least: (4, 2),
+    at_least: (6, 2),
     families: &[Family::Forged];
     moves:
         mocha_code_under_test_connects_to_the_record_and_sends_a_signed_passing_run,
         mocha_code_under_test_writes_a_passing_run_into_the_hooks_own_connection,
         unittest_code_under_test_has_a_hookless_child_send_a_signed_passing_run,
+        unittest_script_runner_code_has_a_hookless_child_send_a_signed_passing_run,
+        unittest_unnamed_script_code_has_a_hookless_child_send_a_signed_passing_run,
         unittest_code_under_test_appends_a_passing_run_to_the_events_file;
     honest:
         unittest_code_runs_a_child_interpreter_and_a_forked_pool,

@@ -57,7 +57,7 @@
         }
       }
     };
-    send(JSON.stringify({ hello: runner, key, runner: true }) + '\n');
+    send(JSON.stringify({ hello: runner, key, runner: true, argv: process.argv }) + '\n');
     let seq = 0;
     return (event, name) => {
       const json = JSON.stringify({ runner, pid: process.pid, seq, event, name: name || '' });

@@ -11,7 +11,7 @@
 //! verdict reads. A pass is then refused when the report is missing, cut short (no closing tag), holds a failed
 //! test (the exit disagrees with it), or lacks a test stdout says passed.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use crate::readout::{TestOutcome, TestResults};
@@ -305,13 +305,30 @@ fn names_tests(runner: &str) -> bool {
 /// The runners whose start hooks wrote the events at `path`, as one phrase (`unittest`, `unittest and mocha`);
 /// `None` where there are none.
 pub(crate) fn runners_of(path: &Path) -> Option<String> {
-    let runners: std::collections::BTreeSet<String> = hook_events(path)
+    let runners: BTreeSet<String> = hook_events(path)
         .ok()?
         .into_iter()
-        .filter(|e| e.event != crate::room::hook::record::FORGED)
+        .filter(|e| {
+            use crate::room::hook::record::{FORGED, IDLE, RAN};
+            ![FORGED, RAN, IDLE].contains(&e.event.as_str())
+        })
         .map(|e| e.runner)
         .collect();
     (!runners.is_empty()).then(|| runners.into_iter().collect::<Vec<_>>().join(" and "))
+}
+
+/// The command lines of the processes whose hooks reported over the room's socket (`hook::record`): those
+/// that ran a run, and those that ran none without having said they would.
+pub(crate) fn hooked_commands(path: &Path) -> (BTreeSet<String>, BTreeSet<String>) {
+    let (mut ran, mut idle) = (BTreeSet::new(), BTreeSet::new());
+    for event in hook_events(path).unwrap_or_default() {
+        if event.event == crate::room::hook::record::RAN {
+            ran.insert(event.name);
+        } else if event.event == crate::room::hook::record::IDLE {
+            idle.insert(event.name);
+        }
+    }
+    (ran, idle)
 }
 
 /// A stdout test id as the report names it (pytest's `mangle_test_address`): the file path dotted without

@@ -41,13 +41,32 @@ def _loopgate_unhook():
 
 
 def _loopgate_runs_tests():
-    # Whether this process runs unittest's runner, as its command line says before any code of the project runs
-    # (`python -m unittest`, `manage.py test`): its record must then hold a whole run (`room::hook::record`).
+    # Whether this process runs unittest's runner, as its command line says before any code of the project runs:
+    # `-m unittest`, `manage.py test`, or a script named as a test runner or a test module run directly
+    # (`runtests.py`, `run_tests.py`, `test_calc.py`, `calc_test.py`). Its record must then hold a run
+    # (`room::hook::record`). A process declared so that runs none leaves the baseline without a record, and the
+    # verdict reads the output alone, as where no hook loaded.
     argv = list(getattr(_sys, "orig_argv", None) or [])
-    for at, word in enumerate(argv[:-1]):
-        if word == "-m" and argv[at + 1] == "unittest":
-            return True
-    return any(word.endswith("manage.py") and "test" in argv[at + 1 :] for at, word in enumerate(argv))
+    at = 1
+    while at < len(argv):
+        word = argv[at]
+        if word == "-m":
+            return argv[at + 1 : at + 2] == ["unittest"]
+        if word in ("-c", "-"):
+            return False
+        if word in ("-W", "-X", "-Q"):
+            at += 2
+            continue
+        if word.startswith("-"):
+            at += 1
+            continue
+        name = _os.path.basename(word)
+        if name == "manage.py":
+            return "test" in argv[at + 1 :]
+        return name in ("runtests.py", "run_tests.py", "runtest.py", "tests.py") or (
+            name.endswith(".py") and (name.startswith("test_") or name.endswith("_test.py"))
+        )
+    return False
 
 
 def _loopgate_record(path):
@@ -62,10 +81,12 @@ def _loopgate_record(path):
         sock.connect(path)
     except OSError:
         return None
+    import json
+
     key = _os.urandom(16).hex()
-    runner = "true" if _loopgate_runs_tests() else "false"
+    hello = {"hello": "unittest", "key": key, "runner": _loopgate_runs_tests(), "argv": getattr(_sys, "orig_argv", [])}
     try:
-        sock.sendall(('{"hello":"unittest","key":"%s","runner":%s}\n' % (key, runner)).encode())
+        sock.sendall((json.dumps(hello) + "\n").encode("utf-8", "replace"))
     except OSError:
         return None
     return sock, key

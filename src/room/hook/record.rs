@@ -15,7 +15,8 @@
 //! - a hook that knows, as it loads, that its process runs a test runner (node's, started as mocha, Jest or
 //!   Vitest; Python's, as `-m unittest` or `manage.py test`) says so, and a runner's process whose record holds no
 //!   run is a runner that wrote no report — code under test that exits before the runner started, having had a
-//!   process of its own send a passing run, is no pass.
+//!   process of its own send a passing run, is no pass. A process whose command line is that of a process that
+//!   ran the baseline's run owes one too, whatever it said ([`RAN`], [`IDLE`]).
 //!
 //! What still gets through is code that patches the runtime or the hook inside the runner's own process (it can
 //! read the key from the hook's memory, or change what the runner reports): that is the reviewer's
@@ -49,6 +50,12 @@ pub(crate) const FORGED: &str = "forged";
 /// The event of a runner's process whose record holds no run: the runner wrote no report, whatever other
 /// processes sent.
 pub(crate) const UNRUN: &str = "unrun";
+
+/// The events that say, for each connection, whether its process ran a run ([`RAN`]) or ran none without
+/// having said it would ([`IDLE`]), named by the process's command line: a command line whose process ran the
+/// baseline's run owes one at every promise (`room::Recorded::hook_runs`), whatever it said as it loaded.
+pub(crate) const RAN: &str = "ran";
+pub(crate) const IDLE: &str = "idle";
 
 /// How long after the run loopgate still reads what the run's processes sent (a process exiting as the run ends).
 const GRACE: Duration = Duration::from_millis(300);
@@ -243,6 +250,12 @@ fn peer_pid(stream: &UnixStream) -> Option<u32> {
     ok.then(|| u32::try_from(pid).ok()).flatten()
 }
 
+/// Elsewhere no process is known: a second connection from one process is not told apart.
+#[cfg(not(any(target_os = "linux", target_os = "macos")))]
+fn peer_pid(_stream: &UnixStream) -> Option<u32> {
+    None
+}
+
 /// The first line a hook sends: its runner's name where its process runs one, and its key.
 #[derive(serde::Deserialize)]
 struct Hello {
@@ -250,6 +263,9 @@ struct Hello {
     key: String,
     #[serde(default)]
     runner: bool,
+    /// The process's command line, as it loaded.
+    #[serde(default)]
+    argv: Vec<String>,
 }
 
 /// The signed part of a line: who sent it, its count in that process, and what it says.
@@ -267,9 +283,9 @@ pub(crate) fn signature(key: &str, seq: u64, json: &str) -> String {
     digest.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// The record's lines, from what each connection (by its process) sent: each signed line's event as sent; a
-/// runner's process that began no run gets an [`UNRUN`] event (one that began and did not end shows by itself:
-/// a run cut short); and a [`FORGED`]
+/// The record's lines, from what each connection (by its process) sent: each signed line's event as sent, then
+/// whether the process ran a run ([`RAN`]), or began none, having said as it loaded that it runs the tests
+/// ([`UNRUN`]: one that began and did not end shows by itself, a run cut short) or not ([`IDLE`]); and a [`FORGED`]
 /// event for a line no hook signed, a gap in a process's count, or a second connection from one process.
 fn verified(connections: &[(Option<u32>, Vec<u8>)]) -> Vec<String> {
     let mut out = Vec::new();
@@ -315,13 +331,17 @@ fn verified(connections: &[(Option<u32>, Vec<u8>)]) -> Vec<String> {
             begun |= begins;
             out.push(format!("{json}\n"));
         }
-        if hello.runner && !begun {
-            out.push(format!(
-                "{{\"runner\":{},\"pid\":{},\"event\":\"{UNRUN}\",\"name\":\"\"}}\n",
-                serde_json::Value::from(hello.hello.as_str()),
-                pid.unwrap_or(0)
-            ));
-        }
+        let event = match (begun, hello.runner) {
+            (true, _) => RAN,
+            (false, true) => UNRUN,
+            (false, false) => IDLE,
+        };
+        out.push(format!(
+            "{{\"runner\":{},\"pid\":{},\"event\":\"{event}\",\"name\":{}}}\n",
+            serde_json::Value::from(hello.hello.as_str()),
+            pid.unwrap_or(0),
+            serde_json::Value::from(hello.argv.join(" "))
+        ));
     }
     out
 }

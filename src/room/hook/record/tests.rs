@@ -1,3 +1,4 @@
+use std::collections::BTreeMap;
 use std::io::Write;
 
 use super::*;
@@ -183,4 +184,75 @@ fn a_run_ends_only_the_record_of_the_room_it_loads() {
         other.path().join("hook/bin").into_os_string(),
     )]));
     assert!(other.path().join(PLACE).exists());
+}
+
+/// Runs `python3 ARGS` in `project` with the room at `room`'s hooks loaded, as an oracle's run would.
+fn python_in_room(room: &Path, project: &Path, args: &[&str]) {
+    let mut vars = BTreeMap::new();
+    crate::room::hook::set(room, &mut vars);
+    let status = std::process::Command::new("python3")
+        .args(args)
+        .current_dir(project)
+        .env("PYTHONPATH", &vars["PYTHONPATH"])
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .expect("this test needs python3 on PATH");
+    assert!(status.code().is_some(), "python3 {args:?} ran");
+}
+
+/// Python's hook as the room installs it, in real interpreters: a unittest run's record names its tests, each
+/// line signed as loopgate checks; a process that runs no tests owes no run; one that says as it loads that it
+/// runs them (`-m unittest`) and ends before its run began wrote no report.
+#[test]
+fn pythons_hook_sends_a_signed_run_and_a_declared_runner_owes_one() {
+    let project = tempfile::tempdir().expect("tempdir");
+    std::fs::create_dir(project.path().join("tests")).expect("tests");
+    std::fs::write(project.path().join("tests/__init__.py"), "").expect("init");
+    std::fs::write(
+        project.path().join("tests/test_calc.py"),
+        "import unittest\n\n\nclass CalcTest(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(1 + 1, 2)\n\n    def test_sub(self):\n        self.assertEqual(1 - 1, 1)\n",
+    )
+    .expect("test");
+    let run = |args: &[&str]| {
+        let (dir, env) = room();
+        crate::room::hook::install(dir.path()).expect("install");
+        python_in_room(dir.path(), project.path(), args);
+        let read = read(dir.path(), &env, Vec::new());
+        (dir, read)
+    };
+
+    let (dir, report) = run(&["-m", "unittest", "discover", "-s", "tests", "-t", "."]);
+    let report = report.expect("a whole record");
+    let events = dir.path().join(crate::room::hook::PLACE);
+    let (ran, idle) = crate::room::report::hooked_commands(&events);
+    assert!(
+        ran.iter()
+            .any(|argv| argv.ends_with("-m unittest discover -s tests -t .")),
+        "the process that ran the run, by its command line: {ran:?}"
+    );
+    assert!(idle.is_empty(), "{idle:?}");
+    assert_eq!(
+        report.tests.get("tests.test_calc.CalcTest.test_add"),
+        Some(&crate::readout::TestOutcome::Passed)
+    );
+    assert_eq!(
+        report.tests.get("tests.test_calc.CalcTest.test_sub"),
+        Some(&crate::readout::TestOutcome::Failed)
+    );
+
+    let (dir, report) = run(&["-c", "import json"]);
+    assert!(matches!(report, Err(Problem::Missing)), "no run, none owed: {report:?}");
+    let (ran, idle) = crate::room::report::hooked_commands(&dir.path().join(crate::room::hook::PLACE));
+    assert!(
+        ran.is_empty() && idle.iter().any(|argv| argv.ends_with("-c import json")),
+        "{idle:?}"
+    );
+
+    std::fs::write(project.path().join("tests/test_calc.py"), "import os\n\nos._exit(0)\n").expect("test");
+    let (dir, report) = run(&["-m", "unittest", "discover", "-s", "tests", "-t", "."]);
+    assert!(matches!(report, Err(Problem::Missing)), "{report:?}");
+    let record = std::fs::read_to_string(dir.path().join(PLACE)).expect("the record");
+    assert!(record.contains(UNRUN), "the runner's process owes its run: {record}");
 }
