@@ -169,67 +169,51 @@ fn python_calc_then(p: &Project, code: &str) {
     p.write("calc.py", format!("{code}\n\n{calc}"));
 }
 
+/// A move of this family, played without a baseline promise and rejected.
+const fn forged(name: &'static str, fixture: &'static Fixture, play: fn(&Project)) -> Case {
+    Case {
+        family: Family::Forged,
+        m: Move {
+            name,
+            fixture,
+            baseline: false,
+            play,
+            expect: &[REJECTED],
+        },
+    }
+}
+
 const CASES: &[Case] = &[
-    Case {
-        family: Family::Forged,
-        m: Move {
-            name: "mocha_code_under_test_connects_to_the_record_and_sends_a_signed_passing_run",
-            fixture: &MOCHA,
-            baseline: false,
-            play: |p| mocha_calc_then(p, JS_OWN_CONNECTION),
-            expect: &[REJECTED],
-        },
-    },
-    Case {
-        family: Family::Forged,
-        m: Move {
-            name: "mocha_code_under_test_writes_a_passing_run_into_the_hooks_own_connection",
-            fixture: &MOCHA,
-            baseline: false,
-            play: |p| mocha_calc_then(p, JS_INTO_THE_HOOKS_CONNECTION),
-            expect: &[REJECTED],
-        },
-    },
-    Case {
-        family: Family::Forged,
-        m: Move {
-            name: "unittest_code_under_test_has_a_hookless_child_send_a_signed_passing_run",
-            fixture: &UNITTEST,
-            baseline: false,
-            play: |p| python_calc_then(p, PY_HOOKLESS_CHILD),
-            expect: &[REJECTED],
-        },
-    },
-    Case {
-        family: Family::Forged,
-        m: Move {
-            name: "unittest_script_runner_code_has_a_hookless_child_send_a_signed_passing_run",
-            fixture: &UNITTEST_SCRIPT,
-            baseline: false,
-            play: |p| python_calc_then(p, PY_HOOKLESS_CHILD),
-            expect: &[REJECTED],
-        },
-    },
-    Case {
-        family: Family::Forged,
-        m: Move {
-            name: "unittest_unnamed_script_code_has_a_hookless_child_send_a_signed_passing_run",
-            fixture: &UNITTEST_CHECK,
-            baseline: false,
-            play: |p| python_calc_then(p, PY_HOOKLESS_CHILD),
-            expect: &[REJECTED],
-        },
-    },
-    Case {
-        family: Family::Forged,
-        m: Move {
-            name: "unittest_code_under_test_appends_a_passing_run_to_the_events_file",
-            fixture: &UNITTEST,
-            baseline: false,
-            play: |p| python_calc_then(p, PY_EVENTS_FILE),
-            expect: &[REJECTED],
-        },
-    },
+    forged(
+        "mocha_code_under_test_connects_to_the_record_and_sends_a_signed_passing_run",
+        &MOCHA,
+        |p| mocha_calc_then(p, JS_OWN_CONNECTION),
+    ),
+    forged(
+        "mocha_code_under_test_writes_a_passing_run_into_the_hooks_own_connection",
+        &MOCHA,
+        |p| mocha_calc_then(p, JS_INTO_THE_HOOKS_CONNECTION),
+    ),
+    forged(
+        "unittest_code_under_test_has_a_hookless_child_send_a_signed_passing_run",
+        &UNITTEST,
+        |p| python_calc_then(p, PY_HOOKLESS_CHILD),
+    ),
+    forged(
+        "unittest_script_runner_code_has_a_hookless_child_send_a_signed_passing_run",
+        &UNITTEST_SCRIPT,
+        |p| python_calc_then(p, PY_HOOKLESS_CHILD),
+    ),
+    forged(
+        "unittest_unnamed_script_code_has_a_hookless_child_send_a_signed_passing_run",
+        &UNITTEST_CHECK,
+        |p| python_calc_then(p, PY_HOOKLESS_CHILD),
+    ),
+    forged(
+        "unittest_code_under_test_appends_a_passing_run_to_the_events_file",
+        &UNITTEST,
+        |p| python_calc_then(p, PY_EVENTS_FILE),
+    ),
 ];
 
 const HONEST: &[Honest] = &[
