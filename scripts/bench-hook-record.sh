@@ -12,6 +12,8 @@ cd "$(dirname "$0")/.."
 for tool in hyperfine socat; do
     command -v "$tool" >/dev/null || { echo "bench-hook-record: $tool is needed (apt-get install $tool)" >&2; exit 2; }
 done
+# The interpreter itself, not a version manager's shim in front of it.
+python=$(python3 -c 'import sys; print(sys.executable)')
 room=$(mktemp -d)
 listener=
 trap '[ -z "$listener" ] || kill "$listener" 2>/dev/null; rm -rf "$room"' EXIT
@@ -22,6 +24,6 @@ socat UNIX-LISTEN:"$room/report/hook.sock",fork OPEN:/dev/null </dev/null >/dev/
 listener=$!
 for _ in $(seq 50); do [ -S "$room/report/hook.sock" ] && break; sleep 0.1; done
 hyperfine -N --warmup 5 --runs "${RUNS:-200}" \
-    -n 'python3 -c pass (no hook)' 'python3 -c pass' \
-    -n 'with the hook, no socket' "env PYTHONPATH=$room/idle/hook/python python3 -c pass" \
-    -n 'with the hook, connected' "env PYTHONPATH=$room/hook/python python3 -c pass"
+    -n 'python -c pass (no hook)' "$python -c pass" \
+    -n 'with the hook, no socket' "env PYTHONPATH=$room/idle/hook/python $python -c pass" \
+    -n 'with the hook, connected' "env PYTHONPATH=$room/hook/python $python -c pass"

@@ -48,16 +48,27 @@
       fd = socket._handle && socket._handle.fd >= 0 ? socket._handle.fd : null;
     } catch {}
     const send = (line) => {
-      if (fd === null) return;
+      if (fd === null) return false;
       for (let left = Buffer.from(line); left.length; ) {
         try {
           left = left.subarray(fs.writeSync(fd, left));
         } catch (e) {
-          if (e.code !== 'EAGAIN') return;
+          if (e.code !== 'EAGAIN') return false;
         }
       }
+      return true;
     };
-    send(JSON.stringify({ hello: runner, key, runner: true, argv: process.argv }) + '\n');
+    if (!send(JSON.stringify({ hello: runner, key, runner: true, argv: process.argv }) + '\n')) {
+      // No socket (a run in Claude Code's sandbox, which refuses Unix sockets): the events file, as the shims
+      // write it; loopgate reads it whole only where it could make no socket (`room::hook::record::OFF`).
+      let file = null;
+      return (event, name) => {
+        try {
+          if (file === null) file = fs.openSync(path, 'a', 0o600);
+          fs.writeSync(file, JSON.stringify({ runner, pid: process.pid, event, name: name || '' }) + '\n');
+        } catch {}
+      };
+    }
     let seq = 0;
     return (event, name) => {
       const json = JSON.stringify({ runner, pid: process.pid, seq, event, name: name || '' });

@@ -66,7 +66,8 @@ const GO_TEST: &str = "go test";
 
 /// The runners whose start hooks append to the events file at `hook::PLACE` (Ruby's hook, Go's and cargo's shims);
 /// node's and Python's report over the room's socket, to the record loopgate writes beside it
-/// (`hook::record`), and a line of theirs in the file is none of theirs.
+/// (`hook::record`), and a line of theirs in the file is none of theirs — unless the run had no socket
+/// (`hook::record::OFF`), when they wrote the file too.
 const FILE_RUNNERS: &[&str] = &["minitest", "rspec", GO_TEST, "cargo test"];
 
 /// The start hooks' events of a run: the file's lines of the runners that write it, then the record's (see
@@ -80,6 +81,11 @@ fn hook_events(path: &Path) -> Result<Vec<Event>, Problem> {
     if file.is_none() && record.is_none() {
         return Err(Problem::Missing);
     }
+    // No socket for this run: every hook wrote the file.
+    let whole = path
+        .parent()
+        .zip(Path::new(crate::room::hook::record::OFF).file_name())
+        .is_some_and(|(dir, name)| dir.join(name).exists());
     let mut events = Vec::new();
     if let Some(text) = file {
         if !text.is_empty() && !text.ends_with('\n') {
@@ -87,7 +93,7 @@ fn hook_events(path: &Path) -> Result<Vec<Event>, Problem> {
         }
         for line in text.lines() {
             let event: Event = serde_json::from_str(line).map_err(|_| Problem::CutShort)?;
-            if FILE_RUNNERS.contains(&event.runner.as_str()) {
+            if whole || FILE_RUNNERS.contains(&event.runner.as_str()) {
                 events.push(event);
             }
         }

@@ -44,6 +44,11 @@ pub(crate) const SOCKET: &str = "report/hook.sock";
 /// verified lines, one JSON event each (see `room::report::Report::read_events`).
 pub(crate) const PLACE: &str = "report/record.jsonl";
 
+/// Where no socket could be made for a run (see [`listen`]), a file saying so: the hooks then append their events
+/// to the events file, as the shims do, and every runner's lines are read from it. Never the case for the
+/// oracle's own runs, where loopgate makes the socket in its room before the run starts.
+pub(crate) const OFF: &str = "report/record.off";
+
 /// The event that voids a record: a line its hook did not sign, or a process that connected twice.
 pub(crate) const FORGED: &str = "forged";
 
@@ -78,8 +83,7 @@ struct Connection {
 static LISTENING: Mutex<Vec<Listening>> = Mutex::new(Vec::new());
 
 /// Starts taking the record of the next run in the room at `room`: listens on its socket (a record this
-/// process was taking there is dropped). Where the socket cannot be made (a path too long for one), the hooks
-/// find none and record nothing, at the baseline as at a promise, so the verdict reads the output alone.
+/// process was taking there is dropped). Where the socket cannot be made, says so ([`OFF`]).
 pub(crate) fn listen(room: &Path) -> io::Result<()> {
     let mut listening = LISTENING.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     if let Some(at) = listening.iter().position(|l| l.room == room) {
@@ -88,8 +92,11 @@ pub(crate) fn listen(room: &Path) -> io::Result<()> {
     let socket = room.join(SOCKET);
     crate::room::remove_stale(&socket)?;
     crate::room::remove_stale(&room.join(PLACE))?;
+    crate::room::remove_stale(&room.join(OFF))?;
     let Ok(listener) = UnixListener::bind(&socket) else {
-        return Ok(());
+        // No socket here (Claude Code's sandbox refuses Unix sockets to the agent's commands, where the agent's
+        // own `loopgate verify` runs): the hooks fall back to the events file, read whole.
+        return std::fs::write(room.join(OFF), b"");
     };
     let stop = Arc::new(AtomicBool::new(false));
     let taken: Arc<Mutex<Vec<Connection>>> = Arc::default();

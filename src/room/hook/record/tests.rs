@@ -256,3 +256,35 @@ fn pythons_hook_sends_a_signed_run_and_a_declared_runner_owes_one() {
     let record = std::fs::read_to_string(dir.path().join(PLACE)).expect("the record");
     assert!(record.contains(UNRUN), "the runner's process owes its run: {record}");
 }
+
+/// Where no socket could be made (Claude Code's sandbox refuses Unix sockets to the agent's own `loopgate
+/// verify`), Python's hook writes the events file, and the verdict reads it whole; where a socket was made, the
+/// same lines in the file are none of the hook's.
+#[test]
+fn without_a_socket_the_hook_writes_the_file_and_it_is_read_whole() {
+    let project = tempfile::tempdir().expect("tempdir");
+    std::fs::create_dir(project.path().join("tests")).expect("tests");
+    std::fs::write(project.path().join("tests/__init__.py"), "").expect("init");
+    std::fs::write(
+        project.path().join("tests/test_calc.py"),
+        "import unittest\n\n\nclass CalcTest(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(1 + 1, 2)\n",
+    )
+    .expect("test");
+    let room = tempfile::tempdir().expect("tempdir");
+    std::fs::create_dir_all(room.path().join("report")).expect("report");
+    crate::room::hook::install(room.path()).expect("install");
+    std::fs::write(room.path().join(OFF), "").expect("off");
+    python_in_room(
+        room.path(),
+        project.path(),
+        &["-m", "unittest", "discover", "-s", "tests", "-t", "."],
+    );
+    let events = room.path().join(crate::room::hook::PLACE);
+    let report = Report::read_events(&events).expect("the file, read whole");
+    assert!(
+        report.tests.contains_key("tests.test_calc.CalcTest.test_add"),
+        "{report:?}"
+    );
+    std::fs::remove_file(room.path().join(OFF)).expect("on");
+    assert!(matches!(Report::read_events(&events), Err(Problem::Missing)));
+}
