@@ -252,3 +252,46 @@ fn with_the_sandbox_the_agent_can_verify_and_only_the_users_cancel_loop_ends_the
     );
     assert!(!project.loop_live(), "{}", second.describe());
 }
+
+/// The start hooks inside the sandbox, which refuses Unix sockets to the agent's commands (`socket(AF_UNIX)`
+/// fails with EPERM there, measured with 2.1.197): the agent's own
+/// `loopgate verify` of a unittest project whose output names no test (`-q`: the hook's events alone name them)
+/// fails before the fix and passes after it, the hooks falling back to the events file where loopgate could make
+/// no socket (`room::hook::record::OFF`); the loop then completes by the oracle's own run, outside the sandbox.
+#[test]
+fn with_the_sandbox_the_agents_verify_reads_the_start_hooks_events() {
+    let _t = timer("sandbox: loopgate verify of a unittest project inside");
+    let project = Project::new();
+    project
+        .write("calc.py", "def add(a, b):\n    return a - b\n")
+        .write("tests/__init__.py", "")
+        .write(
+            "tests/test_calc.py",
+            "import unittest\n\nimport calc\n\n\nclass CalcTest(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(calc.add(1, 2), 3)\n\n    def test_zero(self):\n        self.assertEqual(calc.add(0, 0), 0)\n",
+        );
+    enable_sandbox(&project);
+    let run = project
+        .session(format!(
+            "/loopgate:pua-loop \"{TASK}\" --verify 'python3 -m unittest discover -s tests -t . -q' --max-iterations 4"
+        ))
+        .replies([
+            Reply::bash(format!(
+                "{NAME} verify 2>&1 | grep -m1 '^loopgate verify'; echo VERIFY-BEFORE:${{PIPESTATUS[0]}}"
+            )),
+            Reply::bash(format!(
+                "sed -i 's/a - b/a + b/' calc.py && {NAME} verify 2>&1 | grep -m1 '^loopgate verify'; echo VERIFY-AFTER:${{PIPESTATUS[0]}}"
+            )),
+            promise(),
+        ])
+        .run();
+    let out = outcomes(&run);
+    assert_contains(&out, "loopgate verify: FAIL", "the self-check before the fix", &run);
+    assert_contains(&out, "VERIFY-BEFORE:4", "the self-check's exit code", &run);
+    assert_contains(&out, "loopgate verify: PASS", "the self-check after the fix", &run);
+    assert_contains(&out, "VERIFY-AFTER:0", "the self-check's exit code", &run);
+    assert!(
+        !records(&project.history(), "complete").is_empty(),
+        "the honest loop did not complete\n{}",
+        run.describe()
+    );
+}
