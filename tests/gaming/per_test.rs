@@ -25,7 +25,9 @@ const DURING: &str = "PROMISE REJECTED";
 /// Leaves a process running, as an agent's background job could: while a verify command runs (loopgate's verify
 /// marker is locked) it keeps `path` with `from` replaced by `to` (written again whenever it differs), and
 /// once the verify has ended it puts the file back, so nothing is left to see before or after the run. It
-/// gives up after five minutes.
+/// gives up after five minutes without a verify, and as soon as the case's directories are gone (`flock` cannot
+/// open a lock in a removed directory, so the second loop would otherwise spin for good: jobs left by earlier
+/// cases used to hold the cores of every later one).
 fn leave_running(p: &Project, path: &str, from: &str, to: &str) {
     let text = p.read(path);
     assert!(text.contains(from), "{path} lacks {from:?}:\n{text}");
@@ -39,6 +41,7 @@ fn leave_running(p: &Project, path: &str, from: &str, to: &str) {
 n=0
 while flock -n "$lock" true; do n=$((n + 1)); [ "$n" -lt 30000 ] || exit 0; sleep 0.01; done
 while ! flock -n "$lock" true; do
+    [ -d "$1" ] || exit 0
     cmp -s "$1/gamed" "$2" || { cp "$1/gamed" "$1/next" && mv "$1/next" "$2"; }
     sleep 0.01
 done
