@@ -202,19 +202,27 @@ fn python_in_room(room: &Path, project: &Path, args: &[&str]) {
     assert!(status.code().is_some(), "python3 {args:?} ran");
 }
 
-/// Python's hook as the room installs it, in real interpreters: a unittest run's record names its tests, each
-/// line signed as loopgate checks; a process that runs no tests owes no run; one that says as it loads that it
-/// runs them (`-m unittest`) and ends before its run began wrote no report.
-#[test]
-fn pythons_hook_sends_a_signed_run_and_a_declared_runner_owes_one() {
+/// A project whose `tests/test_calc.py` holds a unittest class with the test methods `methods`.
+fn unittest_project(methods: &str) -> tempfile::TempDir {
     let project = tempfile::tempdir().expect("tempdir");
     std::fs::create_dir(project.path().join("tests")).expect("tests");
     std::fs::write(project.path().join("tests/__init__.py"), "").expect("init");
     std::fs::write(
         project.path().join("tests/test_calc.py"),
-        "import unittest\n\n\nclass CalcTest(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(1 + 1, 2)\n\n    def test_sub(self):\n        self.assertEqual(1 - 1, 1)\n",
+        format!("import unittest\n\n\nclass CalcTest(unittest.TestCase):\n{methods}"),
     )
     .expect("test");
+    project
+}
+
+/// Python's hook as the room installs it, in real interpreters: a unittest run's record names its tests, each
+/// line signed as loopgate checks; a process that runs no tests owes no run; one that says as it loads that it
+/// runs them (`-m unittest`) and ends before its run began wrote no report.
+#[test]
+fn pythons_hook_sends_a_signed_run_and_a_declared_runner_owes_one() {
+    let project = unittest_project(
+        "    def test_add(self):\n        self.assertEqual(1 + 1, 2)\n\n    def test_sub(self):\n        self.assertEqual(1 - 1, 1)\n",
+    );
     let run = |args: &[&str]| {
         let (dir, env) = room();
         crate::room::hook::install(dir.path()).expect("install");
@@ -262,14 +270,7 @@ fn pythons_hook_sends_a_signed_run_and_a_declared_runner_owes_one() {
 /// same lines in the file are none of the hook's.
 #[test]
 fn without_a_socket_the_hook_writes_the_file_and_it_is_read_whole() {
-    let project = tempfile::tempdir().expect("tempdir");
-    std::fs::create_dir(project.path().join("tests")).expect("tests");
-    std::fs::write(project.path().join("tests/__init__.py"), "").expect("init");
-    std::fs::write(
-        project.path().join("tests/test_calc.py"),
-        "import unittest\n\n\nclass CalcTest(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(1 + 1, 2)\n",
-    )
-    .expect("test");
+    let project = unittest_project("    def test_add(self):\n        self.assertEqual(1 + 1, 2)\n");
     let room = tempfile::tempdir().expect("tempdir");
     std::fs::create_dir_all(room.path().join("report")).expect("report");
     crate::room::hook::install(room.path()).expect("install");
