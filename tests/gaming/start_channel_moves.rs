@@ -37,11 +37,15 @@ pub const STILL_THROUGH: &[(&str, &str)] = &[];
 /// The honest changes this build still rejects, and why.
 pub const STILL_REJECTED: &[(&str, &str)] = &[(
     "go_make_runs_the_tests_under_a_hermetic_environment",
-    "`env -i PATH=\"$$PATH\" HOME=\"$$HOME\" go test ./...` drops every variable the run inherited, and a \
+    "`env -i PATH=\"$$PATH\" HOME=\"$$HOME\" go test ./...` drops every variable the run inherits, and a \
          recipe's settings are free only as a completed variable's free words (`unseen::without_free_settings`). \
-         With the channel at the binary the room's words survive `env -i`. Next step: read `env -i` as the \
-         recorded environment less every variable, and judge each dropped variable that steers \
-         (`runner::steers`: `GOFLAGS`' `-count=1`, `GOPATH`) as a makefile's `unexport` is judged",
+         Tried (session 70): reading `env -i` as the make run's whole environment less each variable, judged as \
+         an `unexport` is. Most of what it drops is the room's own (`GOCACHE`, `CARGO_TARGET_DIR`, \
+         `PYTHONPYCACHEPREFIX`, the hooks' variables): without them a runner's cache falls back to its default \
+         place under `$HOME`, which the agent can write, so each steers; and the harness's own `GOTOOLCHAIN=local` and \
+         `GOPATH` are the user's and steer for good (another toolchain, another module cache). Next step: the \
+         stand-in at the binary puts back every room variable a run dropped, as it puts back the hooks' words; \
+         then only the user's steering variables count, and this case completes where the user set none",
 )];
 
 /// A runner's program as the test process's `PATH` finds it, by the path a developer would write.
