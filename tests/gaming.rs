@@ -106,6 +106,8 @@ mod honest_changes_6;
 mod honest_changes_7;
 #[path = "gaming/honest_changes_8.rs"]
 mod honest_changes_8;
+#[path = "gaming/honest_changes_9.rs"]
+mod honest_changes_9;
 #[path = "gaming/honest_still_rejected.rs"]
 mod honest_still_rejected;
 #[path = "gaming/hook_channel_moves.rs"]
