@@ -51,8 +51,19 @@ const HOOK_MARKS: [&str; 6] = [
 pub(crate) fn units(lx: &Lexed) -> Vec<Node> {
     level(lx, 0, lx.toks.len())
         .into_iter()
-        .map(|range| top(lx, range))
+        .map(|range| top(lx, past_open_tag(lx, range)))
         .collect()
+}
+
+/// `range` without the `<?php` tag it may start with: the tag opens the file, not the statement after it, so a
+/// statement put before that one (`declare(strict_types=1);` under the tag) leaves it as it was.
+fn past_open_tag(lx: &Lexed, range: Range<usize>) -> Range<usize> {
+    let at = range.start;
+    if !(lx.is(at, b'<') && lx.is(at + 1, b'?')) {
+        return range;
+    }
+    let past = at + if lx.is_word(at + 2, "php") { 3 } else { 2 };
+    past.min(range.end)..range.end
 }
 
 /// The statements of tokens `from..to`: each ends at a `;` or at the `}` that closes a body opened in it.

@@ -225,3 +225,18 @@ fn php_markers_are_calls_not_words_in_strings_comments_or_heredocs() {
     let found: Vec<(u32, MarkerKind)> = markers(Lang::Php, text).iter().map(|m| (m.line, m.kind)).collect();
     assert_eq!(found, vec![(10, MarkerKind::Todo), (11, MarkerKind::Skip)]);
 }
+
+/// The `<?php` tag opens the file, not the statement after it: a `declare(strict_types=1);` put under the tag
+/// leaves every statement that was there as it was.
+#[test]
+fn php_a_statement_put_under_the_open_tag_leaves_the_first_one_as_it_was() {
+    let before = parse(Lang::Php, "<?php\n\nuse PHPUnit\\Framework\\TestCase;\n\nclass ATest extends TestCase {}\n");
+    let after = parse(
+        Lang::Php,
+        "<?php\n\ndeclare(strict_types=1);\n\nuse PHPUnit\\Framework\\TestCase;\n\nclass ATest extends TestCase {}\n",
+    );
+    assert_eq!(after.len(), before.len() + 1);
+    assert_eq!(after[1].hash, before[0].hash, "the `use` under the tag");
+    assert_eq!(after[2].hash, before[1].hash);
+    assert_eq!(after[0].kind, UnitKind::Import);
+}
