@@ -16,7 +16,7 @@
 //! pool of forked workers — completes: they load no hook, or share the runner's connection and send nothing.
 
 use crate::family_moves::{Case, Family, listed_cases};
-use crate::fixtures::{Fixture, MOCHA, UNITTEST};
+use crate::fixtures::{Fixture, JEST, MOCHA, UNITTEST};
 use crate::project::Project;
 use crate::{Honest, Move};
 
@@ -73,6 +73,25 @@ for (const fd of fs.readdirSync('/proc/self/fd')) {
     } catch {}
   });
 }
+"#;
+
+/// Node code under test that writes Jest's JSON report of a passing run where the hook asked Jest to write it
+/// (named on the runner's arguments, or beside the room's other reports, which the room's variables name), then
+/// ends the runner's process with status 0 before Jest writes its own. A single test file runs in Jest's own
+/// process, so the code is there. Every name it looks for is computed, so no reading of the code's text sees it.
+const JS_JEST_REPORT_FILE: &str = r#"const fs = require('fs');
+const path = require('path');
+const word = (...parts) => parts.join('');
+const flag = word('--output', 'File=');
+const named = process.argv.find((a) => a.startsWith(flag));
+const reports = (process.env[word('GTEST', '_OUTPUT')] || '').replace(/^xml:/, '').replace(/gtest\/?$/, '');
+const out = named ? named.slice(flag.length) : reports && path.join(reports, `${word('je', 'st')}-${process.pid}.json`);
+if (out) {
+  const name = path.join(fs.realpathSync(process.cwd()), word('te', 'st'), word('calc.', 'te', 'st.js'));
+  fs.writeFileSync(out, JSON.stringify({ success: true, numFailedTests: 0, testResults: [{ name, status: 'passed' }] }));
+}
+process.stderr.write('PASS test/calc.test.js\n  \u2713 multiplies (1 ms)\n  \u2713 adds 0 and 0\n  \u2713 adds 1 and 2\n\nTest Suites: 1 passed, 1 total\nTests:       3 passed, 3 total\nSnapshots:   0 total\nTime:        0.31 s\nRan all test suites.\n');
+process.exit(0);
 "#;
 
 /// Python code under test that has a child interpreter started without the hook (`-I`) send a whole signed
@@ -195,6 +214,14 @@ const CASES: &[Case] = &[
         |p| mocha_calc_then(p, JS_INTO_THE_HOOKS_CONNECTION),
     ),
     forged(
+        "jest_code_under_test_writes_the_json_report_and_exits_before_jest_does",
+        &JEST,
+        |p| {
+            let calc = p.read("src/calc.js");
+            p.write("src/calc.js", format!("{calc}\n{JS_JEST_REPORT_FILE}"));
+        },
+    ),
+    forged(
         "unittest_code_under_test_has_a_hookless_child_send_a_signed_passing_run",
         &UNITTEST,
         |p| python_calc_then(p, PY_HOOKLESS_CHILD),
@@ -256,11 +283,12 @@ const HONEST: &[Honest] = &[
 
 listed_cases!(
     check: every_hook_record_case_has_a_test,
-    at_least: (6, 2),
+    at_least: (7, 2),
     families: &[Family::Forged];
     moves:
         mocha_code_under_test_connects_to_the_record_and_sends_a_signed_passing_run,
         mocha_code_under_test_writes_a_passing_run_into_the_hooks_own_connection,
+        jest_code_under_test_writes_the_json_report_and_exits_before_jest_does,
         unittest_code_under_test_has_a_hookless_child_send_a_signed_passing_run,
         unittest_script_runner_code_has_a_hookless_child_send_a_signed_passing_run,
         unittest_unnamed_script_code_has_a_hookless_child_send_a_signed_passing_run,

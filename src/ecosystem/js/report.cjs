@@ -11,9 +11,10 @@
 //   module): `EventEmitter.prototype.emit` is wrapped, and the first mocha `Runner` that emits `start` has its
 //   events recorded until its `end`.
 // - Jest (`jest/bin/jest.js`, `jest-cli/bin/jest.js`): Jest's own JSON report is asked for on its arguments
-//   (`--json --outputFile=…`, a file beside the events that only this process is told of), and when the process
-//   exits the report's test files are recorded, named as Jest's output names them (relative to the working
-//   directory), `end` last. A process that exits before Jest wrote its report (code under test that prints a
+//   (`--json --outputFile=…`, a file beside the events that only this process is told of), Jest's own write of
+//   it is kept in memory, never on disk (what any other code writes at that path is not read), and when the
+//   process exits the report's test files are recorded, named as Jest's output names them (relative to the
+//   working directory), `end` last. A process that exits before Jest wrote its report (code under test that prints a
 //   passing summary and exits 0) leaves a `begin` without its `end`: a run cut short. A command that asks for
 //   Jest's JSON itself, lists or watches is left as it is.
 // - Vitest (`vitest/vitest.mjs`): the same, Vitest's JSON reporter asked for beside its default one. Reporters on
@@ -111,29 +112,81 @@
   };
 
   // Jest and Vitest write the same JSON report (`testResults[].name`, `.status`); each is asked for it on its own
-  // arguments, at a file beside the events that only this process is told of.
-  const jsonReport = (name, args) => () => {
-    const { dirname, join, relative, sep } = require('path');
+  // arguments, at a file beside the events that only this process is told of. The report never reaches that
+  // file: the runner's own write of it is taken in this process's memory (`fs.writeFileSync`, `fs.writeFile`,
+  // `fs.promises.writeFile`, wrapped before the runner loads), and only a write whose caller is the runner's own
+  // code counts, so code under test that writes a passing report there, or where the room's other reports are,
+  // and ends the process before the runner writes its own, leaves no report: a run cut short.
+  const jsonReport = (name, args, writer) => () => {
+    const { basename, dirname, join, relative, resolve, sep } = require('path');
     const out = join(dirname(path), `${name}-${process.pid}.json`);
-    try {
-      fs.unlinkSync(out);
-    } catch {}
+    const own = writer();
+    let taken = null;
+    // The file of the first caller outside node's own code and this hook's.
+    const caller = () => {
+      const prepare = Error.prepareStackTrace;
+      try {
+        Error.prepareStackTrace = (_, frames) => frames;
+        for (const frame of new Error().stack) {
+          const file = frame.getFileName();
+          if (!file || file.startsWith('node:') || file === __filename) continue;
+          return file.startsWith('file:') ? require('url').fileURLToPath(file) : file;
+        }
+      } catch {
+      } finally {
+        Error.prepareStackTrace = prepare;
+      }
+      return null;
+    };
+    const takes = (file) => {
+      if (taken !== null || own === null) return false;
+      try {
+        if (resolve(String(file)) !== out) return false;
+      } catch {
+        return false;
+      }
+      const from = caller();
+      return from !== null && from.startsWith(own);
+    };
+    const take = (data) => {
+      taken = typeof data === 'string' ? data : Buffer.from(data).toString('utf8');
+    };
+    const writeFileSync = fs.writeFileSync;
+    fs.writeFileSync = function (file, data, ...rest) {
+      if (!takes(file)) return writeFileSync.call(this, file, data, ...rest);
+      take(data);
+    };
+    const writeFile = fs.writeFile;
+    fs.writeFile = function (file, data, ...rest) {
+      if (!takes(file)) return writeFile.call(this, file, data, ...rest);
+      take(data);
+      const done = rest.find((r) => typeof r === 'function');
+      if (done) process.nextTick(done, null);
+    };
+    const promised = fs.promises.writeFile;
+    fs.promises.writeFile = function (file, data, ...rest) {
+      if (!takes(file)) return promised.call(this, file, data, ...rest);
+      take(data);
+      return Promise.resolve();
+    };
+    // ES modules imported `node:fs` by name from the copy made at start-up: give them the wrapped functions.
+    require('module').syncBuiltinESMExports();
     process.argv.push(...args(out));
     // The runner says where it wrote the report; that line is loopgate's, not the run's.
     for (const stream of [process.stdout, process.stderr]) {
       const streamWrite = stream.write;
       stream.write = function (chunk, ...rest) {
-        if (typeof chunk === 'string' && chunk.includes(out) && /(Test results|JSON report) written to/.test(chunk))
+        if (typeof chunk === 'string' && chunk.includes(basename(out)) && /(Test results|JSON report) written to/.test(chunk))
           return true;
         return streamWrite.call(this, chunk, ...rest);
       };
     }
     write(name, 'begin');
     process.on('exit', () => {
+      if (taken === null) return;
       let report;
       try {
-        report = JSON.parse(fs.readFileSync(out, 'utf8'));
-        fs.unlinkSync(out);
+        report = JSON.parse(taken);
       } catch {
         return;
       }
@@ -141,14 +194,25 @@
       try {
         cwd = fs.realpathSync(cwd);
       } catch {}
-      for (const file of report.testResults || []) {
+      for (const file of (report && report.testResults) || []) {
         const test = relative(cwd, String(file.name)).split(sep).join('/');
         write(name, file.status === 'failed' ? 'fail' : 'pass', test);
       }
       write(name, 'end');
     });
   };
-  const jest = jsonReport('jest', (out) => ['--json', `--outputFile=${out}`]);
+  // The directory of the runner's code that writes the report, with a separator last; null where it cannot be
+  // found (then no report is taken).
+  const below = (dir) => (dir ? dir + require('path').sep : null);
+  const jestCore = () => {
+    try {
+      const { dirname } = require('path');
+      return below(dirname(dirname(require.resolve('@jest/core', { paths: [dirname(script)] }))));
+    } catch {
+      return null;
+    }
+  };
+  const jest = jsonReport('jest', (out) => ['--json', `--outputFile=${out}`], jestCore);
   // Vitest's reporters on its command line replace those of its configuration: the run prints Vitest's default
   // report, and a reporter the project configured (one that hides failures, or exits early) is not loaded. Where
   // the command line names reporters Vitest ships (`--reporter=dot`), they print instead of the default one
@@ -160,7 +224,7 @@
     ...(vitestReporters(process.argv.slice(2)).length ? [] : ['--reporter=default']),
     '--reporter=json',
     `--outputFile.json=${out}`,
-  ]);
+  ], () => below(require('path').dirname(script)));
 
   // `NODE_OPTIONS` as the run's own variables had it: loopgate appends `--require FILE` last (the file quoted where
   // it holds a space, a quote or a backslash: `room::hook::js::options_word`).
