@@ -354,7 +354,10 @@ impl Deriver<'_> {
         let on_test_side = crate::closure::is_test_path(&path);
         let scope = match (sourced, shell && !on_test_side && body.is_ok()) {
             (true, _) => self.sourced_scope(),
-            (false, true) => Scope::Script,
+            (false, true) => match from_dir(path.parent().unwrap_or(Path::new("")), cwd) {
+                Some(home) => Scope::ScriptIn { home },
+                None => Scope::Script,
+            },
             (false, false) => Scope::Whole,
         };
         self.add(path.clone(), scope, Why::RunBy(short(text)));
@@ -451,6 +454,30 @@ fn is_code_or_config(word: &str) -> bool {
 fn is_assignment(word: &str) -> bool {
     word.split_once('=')
         .is_some_and(|(name, _)| !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_'))
+}
+
+/// The place `to` as named from `dir` (both relative to the project's root, normalized): `..` for `scripts` to the
+/// root, `.` for the same place; `None` where either climbs above the root.
+fn from_dir(dir: &Path, to: &Path) -> Option<String> {
+    let parts = |p: &Path| -> Option<Vec<String>> {
+        p.components()
+            .filter(|c| !matches!(c, Component::CurDir))
+            .map(|c| match c {
+                Component::Normal(name) => Some(name.to_string_lossy().into_owned()),
+                _ => None,
+            })
+            .collect()
+    };
+    let (dir, to) = (parts(dir)?, parts(to)?);
+    let common = dir.iter().zip(&to).take_while(|(a, b)| a == b).count();
+    let named: Vec<&str> = std::iter::repeat_n("..", dir.len() - common)
+        .chain(to[common..].iter().map(String::as_str))
+        .collect();
+    Some(if named.is_empty() {
+        ".".to_string()
+    } else {
+        named.join("/")
+    })
 }
 
 /// The command a wrapper runs: `timeout 60 pytest` → `pytest`, `env -i A=1 make` → `make`.

@@ -114,6 +114,11 @@ pub enum Scope {
     /// comment). Everything that can change the shell's state, the exit status or what the runner reads stays
     /// sealed. See `closure::script`.
     Script,
+    /// [`Scope::Script`], for a script that runs in `home`, the place named relative to the script's own directory
+    /// (`..` for `scripts/check.sh` run from the project's root): a `cd` to the script's own directory's `home`
+    /// (`cd "$(dirname "$0")/.."`) lands where the script already stands, so it is inert too. Seals made before it
+    /// keep [`Scope::Script`].
+    ScriptIn { home: String },
     /// A toolchain pin, judged by the toolchain it selects (`of`: `rustup` or `pyenv`), not by its bytes: a pin
     /// that selects what would be in effect without it (the toolchain that ran the baseline) is as if absent. Read by
     /// `closure::read_parts`, which knows the file's place.
@@ -446,6 +451,7 @@ impl Scope {
             | Scope::Shell
             | Scope::ShellBeside { .. }
             | Scope::Script
+            | Scope::ScriptIn { .. }
             | Scope::Code
             | Scope::Toolchain { .. }
             | Scope::Pom
@@ -506,12 +512,13 @@ pub fn digests(scope: &Scope, bytes: Option<&[u8]>) -> Parts {
         // A resolved configuration from one file's bytes alone (a file tool's edit of it) is that file whole.
         Scope::Whole | Scope::Stat => Parts::from([(WHOLE.to_string(), sha256(bytes))]),
         Scope::FirstOf { each, .. } => digests(each, Some(bytes)),
-        Scope::Shell | Scope::ShellBeside { .. } | Scope::Script => {
+        Scope::Shell | Scope::ShellBeside { .. } | Scope::Script | Scope::ScriptIn { .. } => {
             let text = String::from_utf8_lossy(bytes);
             let sealed = match scope {
                 Scope::Shell => super::shell::sealed_text(&text),
                 Scope::ShellBeside { inherited } => super::shell::sealed_text_beside(&text, inherited),
-                _ => super::script::sealed_text(&text),
+                Scope::ScriptIn { home } => super::script::sealed_text(&text, Some(home)),
+                _ => super::script::sealed_text(&text, None),
             };
             Parts::from([(WHOLE.to_string(), sha256(sealed.as_bytes()))])
         }

@@ -10,7 +10,9 @@
 //!   ends before its run begins (caught where the runner's process says as it loads that it runs the tests —
 //!   `-m unittest`, a script named as a test runner — and where it cannot, by its command line: the baseline's
 //!   run came from a process started so);
-//! - the events file the shims write, appended to for a runner that reports over the socket.
+//! - the events file the shims write, appended to for a runner that reports over the socket;
+//! - the runner's own report file: Jest's JSON report written, passing, where the hook told Jest to write it,
+//!   the process then ended with status 0 before Jest writes its own.
 //!
 //! **Honest, by class**: code under test that starts processes of its own — a child of the same interpreter, a
 //! pool of forked workers — completes: they load no hook, or share the runner's connection and send nothing.

@@ -193,8 +193,8 @@ fn make_and_just_follow_the_recipe_into_the_scripts_it_runs() {
         ))
     );
     // Shell scripts the recipe runs are read as a shell runs them (`closure::script`).
-    assert_eq!(scope_of(&plan, "scripts/test.sh"), Some(&Scope::Script));
-    assert_eq!(scope_of(&plan, "tools/extra.sh"), Some(&Scope::Script));
+    assert_eq!(scope_of(&plan, "scripts/test.sh"), Some(&script_in("..")));
+    assert_eq!(scope_of(&plan, "tools/extra.sh"), Some(&script_in("..")));
     assert!(scope_of(&plan, "pytest.ini").is_some(), "the script runs pytest");
     assert_eq!(plan.ecosystems, BTreeSet::from([Lang::Python, Lang::Go]));
     let just = super::derive("just test", dir.path(), None, &|_| None);
@@ -215,7 +215,7 @@ fn scripts_and_files_named_in_the_command_are_sealed_but_test_files_are_not() {
         "./ci.sh && python check.py --data=check.py && pytest tests/test_a.py && cat score.txt",
         dir.path(),
     );
-    assert_eq!(scope_of(&plan, "ci.sh"), Some(&Scope::Script));
+    assert_eq!(scope_of(&plan, "ci.sh"), Some(&script_in(".")));
     assert_eq!(scope_of(&plan, "check.py"), Some(&Scope::Whole));
     assert!(scope_of(&plan, "package.json").is_some(), "ci.sh runs npm test");
     assert!(
@@ -587,8 +587,34 @@ fn a_script_a_test_script_runs_through_an_interpreter_is_the_code_under_test() {
     );
 }
 
-/// A shell script the command runs is read line by line (`Scope::Script`), however the shell is asked to run
-/// it; the other files its command line names are still sealed whole.
+/// [`Scope::ScriptIn`]: a shell script read line by line, run in `home` as named from its own directory.
+fn script_in(home: &str) -> Scope {
+    Scope::ScriptIn { home: home.to_string() }
+}
+
+/// `from_dir` names a place from another, both relative to the root.
+#[test]
+fn a_place_is_named_from_a_directory() {
+    for (dir, to, named) in [
+        ("scripts", "", Some("..")),
+        ("", "", Some(".")),
+        ("ci/sub", "", Some("../..")),
+        ("scripts", "scripts", Some(".")),
+        ("scripts", "src/app", Some("../src/app")),
+        ("", "tests", Some("tests")),
+        ("..", "", None),
+    ] {
+        assert_eq!(
+            super::from_dir(Path::new(dir), Path::new(to)).as_deref(),
+            named,
+            "{dir} → {to}"
+        );
+    }
+}
+
+/// A shell script the command runs is read line by line (`Scope::ScriptIn`: where it runs, as named from its own
+/// directory), however the shell is asked to run it; the other files its command line names are still sealed
+/// whole.
 #[test]
 fn a_shell_script_the_command_runs_is_read_as_a_shell_runs_it() {
     let dir = project(&[
@@ -608,7 +634,8 @@ python3 -m unittest
         "cd scripts && sh ./check.sh",
     ] {
         let plan = plan(command, dir.path());
-        assert_eq!(scope_of(&plan, "scripts/check.sh"), Some(&Scope::Script), "{command}");
+        let home = if command.starts_with("cd scripts") { "." } else { ".." };
+        assert_eq!(scope_of(&plan, "scripts/check.sh"), Some(&script_in(home)), "{command}");
         assert!(plan.runners.contains(&Runner::Unittest), "{command}");
         if command.contains("settings") {
             assert_eq!(scope_of(&plan, "ci/settings.toml"), Some(&Scope::Whole), "{command}");

@@ -27,6 +27,10 @@
 //!   is sealed there. A script that defines an alias is sealed whole (a name may then mean what this reading
 //!   cannot see).
 //!
+//! A `cd` to a place the script names from its own directory (`cd "$(dirname "$0")/.." || exit 1`) is inert
+//! too where that place is the one the script runs in (`Scope::ScriptIn`'s `home`: `..` for `scripts/check.sh`
+//! run from the project's root) and its status reaches nothing: it lands where the shell already stands.
+//!
 //! The script's first line, when it is a `#!` line, is sealed: run as `./ci/test`, it names the interpreter.
 //! A script this reading cannot follow (longer than [`MAX_LINES`], nested deeper than the lexer goes) is sealed
 //! whole.
@@ -79,22 +83,23 @@ impl<'a> Script<'a> {
         })
     }
 
-    fn reading(&self) -> Reading<'_> {
+    fn reading<'b>(&'b self, home: Option<&'b str>) -> Reading<'b> {
         Reading {
             lines: &self.lines,
             all: &self.all,
             functions: &self.functions,
             sources: self.sources,
+            home,
         }
     }
 }
 
 /// The text of a script the verify runs that is sealed: every line but the inert ones (see the module docs).
-pub(crate) fn sealed_text(source: &str) -> String {
+pub(crate) fn sealed_text(source: &str, home: Option<&str>) -> String {
     let Some(script) = Script::read(source) else {
         return source.to_string();
     };
-    let (lines, reading) = (&script.lines, script.reading());
+    let (lines, reading) = (&script.lines, script.reading(home));
     lines
         .iter()
         .enumerate()
@@ -122,13 +127,19 @@ pub(crate) fn steps(
     sealed: Option<&str>,
 ) -> Option<Vec<crate::closure::steps::Step>> {
     use sha2::Digest;
-    if *scope != crate::closure::parts::Scope::Script || moved.change != crate::closure::PartChange::Changed {
+    use crate::closure::parts::Scope;
+    let home = match scope {
+        Scope::Script => None,
+        Scope::ScriptIn { home } => Some(home.as_str()),
+        _ => return None,
+    };
+    if moved.change != crate::closure::PartChange::Changed {
         return None;
     }
     let sealed = sealed?;
     let source = String::from_utf8_lossy(bytes);
     let script = Script::read(&source).filter(|s| !s.sources)?;
-    let (lines, reading) = (&script.lines, script.reading());
+    let (lines, reading) = (&script.lines, script.reading(home));
     let candidates: Vec<(usize, Vec<String>)> = (0..lines.len()).filter_map(|i| Some((i, reading.step(i)?))).collect();
     if candidates.is_empty() || candidates.len() > MAX_STEP_LINES {
         return None;
@@ -152,7 +163,7 @@ pub(crate) fn steps(
         if source.ends_with('\n') {
             text.push('\n');
         }
-        (digest(&sealed_text(&text)) == sealed).then(|| {
+        (digest(&sealed_text(&text, home)) == sealed).then(|| {
             (0..candidates.len())
                 .filter(|k| subset & (1 << k) != 0)
                 .map(|k| crate::closure::steps::Step::Argv(candidates[k].1.clone()))
@@ -174,6 +185,8 @@ struct Reading<'a> {
     /// The script sources a file: a name that is no builtin may then be a function of that file, the code under
     /// test (`closure::shell` leaves those free), so only the output builtins stay inert.
     sources: bool,
+    /// Where the script runs, named from its own directory (`Scope::ScriptIn`), where known.
+    home: Option<&'a str>,
 }
 
 impl Reading<'_> {
@@ -193,6 +206,9 @@ impl Reading<'_> {
         let Some(rest) = self.commands_without(i) else {
             return false;
         };
+        if self.home.is_some() && lands_from_own_dir(line).as_deref() == self.home {
+            return takes_out_all(self.all, &rest, &own) && self.status_reaches_nothing(i);
+        }
         match own.as_slice() {
             // A comment or a blank line: inert where taking it out changes no command (not inside a quote).
             [] => rest == self.all,
@@ -298,6 +314,69 @@ fn commands(src: &str) -> Option<Vec<String>> {
 fn takes_out(all: &[String], rest: &[String], cmd: &str) -> bool {
     all.len() == rest.len() + 1
         && (0..all.len()).any(|k| all[k] == cmd && all[..k] == rest[..k] && all[k + 1..] == rest[k..])
+}
+
+/// Whether `all` is `rest` with the commands `own` in a row at one place.
+fn takes_out_all(all: &[String], rest: &[String], own: &[String]) -> bool {
+    !own.is_empty()
+        && all.len() == rest.len() + own.len()
+        && (0..=rest.len()).any(|k| all[..k] == rest[..k] && all[k..k + own.len()] == *own && all[k + own.len()..] == rest[k..])
+}
+
+/// How a script names its own directory in a `cd` (`"$(dirname "$0")"`, bash's `BASH_SOURCE`, `${0%/*}`).
+const OWN_DIR: &[&str] = &[
+    "$(dirname \"$0\")",
+    "$(dirname -- \"$0\")",
+    "$(dirname $0)",
+    "$(dirname \"${BASH_SOURCE[0]}\")",
+    "$(dirname -- \"${BASH_SOURCE[0]}\")",
+    "$(dirname \"$BASH_SOURCE\")",
+    "${0%/*}",
+    "`dirname \"$0\"`",
+    "`dirname $0`",
+];
+
+/// Where line `line` changes directory to when it is a `cd` to a place named from the script's own directory
+/// and nothing else (`cd "$(dirname "$0")/.."`, `cd -P -- "${0%/*}/.." || exit 1`): that place, as named from
+/// the script's directory (`..`, `.` for the directory itself). A script run as `sh scripts/check.sh` or
+/// `./scripts/check.sh` has `$0` name its own file, so such a `cd` lands in the same place wherever the script
+/// is run from; where that place is the one it runs in ([`Reading::home`]), the line changes nothing but
+/// `OLDPWD`, and its `|| exit` never runs.
+fn lands_from_own_dir(line: &str) -> Option<String> {
+    let mut text = line.trim().trim_end_matches(';').trim_end();
+    if let Some((head, tail)) = text.rsplit_once("||") {
+        let tail: Vec<&str> = tail.split_whitespace().collect();
+        let exits = matches!(tail.first(), Some(&"exit" | &"return"))
+            && tail.len() <= 2
+            && tail.get(1).is_none_or(|code| code.chars().all(|c| c.is_ascii_digit()) || *code == "$?");
+        if !exits {
+            return None;
+        }
+        text = head.trim_end();
+    }
+    let mut words = text.strip_prefix("cd")?.strip_prefix([' ', '\t'])?.trim_start();
+    while let Some(rest) = ["-P ", "-L ", "-- "].iter().find_map(|flag| words.strip_prefix(flag)) {
+        words = rest.trim_start();
+    }
+    let target = words.strip_prefix('"').and_then(|w| w.strip_suffix('"')).unwrap_or(words);
+    let after = OWN_DIR.iter().find_map(|own| target.strip_prefix(own))?;
+    if after.contains(['$', '`', '"', '\'', '*', '?', '[', ' ', '\t', '\\']) {
+        return None;
+    }
+    if after.is_empty() {
+        return Some(".".to_string());
+    }
+    let mut named: Vec<&str> = Vec::new();
+    for part in after.strip_prefix('/')?.split('/') {
+        match part {
+            "" | "." => {}
+            ".." if named.last().is_some_and(|last| *last != "..") => {
+                named.pop();
+            }
+            part => named.push(part),
+        }
+    }
+    Some(if named.is_empty() { ".".to_string() } else { named.join("/") })
 }
 
 /// A command's program: its first word, when it is literal.
