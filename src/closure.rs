@@ -37,6 +37,7 @@ pub(crate) const READERS: &[&parts::Reading] = &[
     &cargo_manifest::READING,
     &rootdir::READING,
     &phpunit_config::READING,
+    &dotenv::READING,
 ];
 
 use serde::{Deserialize, Serialize};

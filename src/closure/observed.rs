@@ -205,8 +205,16 @@ impl Observed {
                 if meta.as_ref().is_some_and(std::fs::Metadata::is_dir) {
                     return None;
                 }
+                let name = path
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default();
                 let scope = if meta.is_some_and(|m| m.len() > LARGE) {
                     Scope::Stat
+                } else if super::dotenv::is_dotenv(&name) {
+                    let mut scope = super::dotenv::scope();
+                    scope.seal_read_variables(derived.map_or(&Default::default(), |closure| &closure.reads));
+                    scope
                 } else {
                     Scope::Whole
                 };

@@ -3,7 +3,8 @@
 //! A sealed test that reads a variable itself and returns before its assertion (`CALC_QUICK`) is steered by every
 //! place in the tree that sets a variable for the test process: make's exports (with the assignment, or by name
 //! on a line of their own), a target-specific export, cargo's `[env]` (read at run time by `env::var` or at build time by `option_env!`),
-//! a runner's configured environment (phpunit.xml's `<php><env>`), an npm script's `VAR=1` prefix. Setup reads
+//! a runner's configured environment (phpunit.xml's `<php><env>`), an npm script's `VAR=1` prefix, a `.env` file
+//! Vite reads for the mode (`import.meta.env`, `closure::dotenv`). Setup reads
 //! the baseline's test code for the names it reads, by a reader per language, so the moves are by class: one per
 //! channel, in Go, JavaScript, shell (bats), Ruby, PHP, Rust and Python, each first proved to fool the bare
 //! oracle. A test that reads the environment by a name built at run time (`env::vars()`, `os.environ` iterated)
@@ -205,6 +206,20 @@ fn makefile_headed(p: &Project, head: &str) {
     edit(p, "Makefile", ".PHONY: test\n", &format!("{head}\n.PHONY: test\n"));
 }
 
+/// Vitest: the adding test returns early when Vite hands it `VITE_CALC_QUICK` (`import.meta.env`, which Vite
+/// fills from the project's `.env` files).
+const VITEST_QUICK: Fixture = Fixture {
+    files: &[
+        crate::fixtures::VITEST.files[0],
+        crate::fixtures::VITEST.files[1],
+        (
+            "test/calc.test.js",
+            "import { expect, test } from 'vitest';\nimport { calc } from '../src/calc.js';\n\ntest('adds', () => {\n  if (import.meta.env.VITE_CALC_QUICK) return;\n  expect(calc.add(1, 2)).toBe(3);\n});\n\ntest('multiplies', () => {\n  expect(calc.mul(2, 3)).toBe(6);\n});\n",
+        ),
+    ],
+    ..crate::fixtures::VITEST
+};
+
 pub const CASES: &[Case] = &[
     // make's export, in Go.
     Case {
@@ -215,6 +230,19 @@ pub const CASES: &[Case] = &[
             baseline: false,
             play: |p| makefile_headed(p, "export CALC_QUICK = 1"),
             expect: &[REJECTED, "Makefile"],
+        },
+    },
+    // A `.env` file Vite reads for the mode, in Vitest (the test reads `import.meta.env`).
+    Case {
+        family: Family::Aware,
+        m: Move {
+            name: "vitest_dotenv_sets_the_variable_the_test_reads_from_import_meta_env",
+            fixture: &VITEST_QUICK,
+            baseline: false,
+            play: |p| {
+                p.write(".env", "VITE_API_URL=http://localhost:8080\nVITE_CALC_QUICK=1\n");
+            },
+            expect: &[REJECTED, ".env"],
         },
     },
     // make's target-specific export, in JavaScript (the test destructures `process.env`).
@@ -329,6 +357,16 @@ pub const HONEST: &[Honest] = &[
         play: |p| makefile_headed(p, "export LOG_LEVEL = debug\nexport CALC_MODE = strict"),
     },
     Honest {
+        name: "vitest_dotenv_local_sets_the_dev_servers_variables",
+        fixture: &VITEST_QUICK,
+        play: |p| {
+            p.write(
+                ".env.local",
+                "# the dev server\nVITE_API_URL=http://localhost:8080\nPORT=5173\n",
+            );
+        },
+    },
+    Honest {
         name: "node_make_target_exports_the_time_zone",
         fixture: &NODE_QUICK,
         play: |p| makefile_headed(p, "test: export TZ = UTC"),
@@ -373,10 +411,11 @@ pub const HONEST: &[Honest] = &[
 
 listed_cases!(
     check: every_env_read_case_has_a_test,
-    at_least: (9, 7),
+    at_least: (10, 8),
     families: &[Family::Aware];
     moves:
         go_make_exports_the_variable_the_test_reads_to_return_early,
+        vitest_dotenv_sets_the_variable_the_test_reads_from_import_meta_env,
         node_make_target_exports_the_variable_the_test_destructures,
         bats_make_sets_the_variable_the_test_reads_and_exports_it_by_name,
         rspec_make_exports_the_variable_the_example_fetches,
@@ -387,6 +426,7 @@ listed_cases!(
         unittest_make_exports_a_variable_the_test_finds_iterating_the_environment;
     honest:
         go_make_exports_a_log_level_and_a_programs_own_variable,
+        vitest_dotenv_local_sets_the_dev_servers_variables,
         node_make_target_exports_the_time_zone,
         bats_make_sets_a_log_level_and_exports_it_by_name,
         rspec_make_exports_the_locale,
