@@ -126,6 +126,89 @@ pub(crate) fn without_free_settings(
     rest.join(" ")
 }
 
+/// `line` with a script it starts by its path (`./scripts/check.sh`) written as the script's `#!` line runs it
+/// (`sh scripts/check.sh`), and a script named with a leading `./` after its interpreter (`sh ./scripts/check.sh`)
+/// written without it: the kernel runs a script by its path as `INTERPRETER [ARG] PATH`, so the two lines start
+/// the same program on the same file, where the interpreter the `#!` line names is the one the run's `PATH`
+/// (`path`) finds by its name (`#!/usr/bin/env sh` always is; a runner binary only where the start channel stands
+/// at the binary, [`crate::room::hook::binary::as_named`]). The script's own text, its `#!` line included, is
+/// sealed where the verify runs it (`closure::script`); `dir` is where the line runs. Any other line is returned
+/// as written.
+pub(crate) fn as_interpreted(line: &str, dir: &std::path::Path, path: Option<&str>) -> String {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let Some(first) = words.first() else {
+        return line.to_string();
+    };
+    let bare = |word: &str| {
+        word.strip_prefix("./")
+            .filter(|w| !w.is_empty() && !w.starts_with('/'))
+            .map(str::to_string)
+    };
+    if INTERPRETERS.contains(first)
+        && let Some(script) = words.get(1).and_then(|w| bare(w))
+    {
+        return [first.to_string(), script]
+            .into_iter()
+            .chain(words[2..].iter().map(|w| w.to_string()))
+            .collect::<Vec<_>>()
+            .join(" ");
+    }
+    if !first.contains('/') || first.starts_with('/') || first.contains(['$', '`', '"', '\'', '*']) {
+        return line.to_string();
+    }
+    let Some(interpreter) = shebang(&dir.join(first), path) else {
+        return line.to_string();
+    };
+    let script = bare(first).unwrap_or_else(|| first.to_string());
+    interpreter
+        .into_iter()
+        .chain([script])
+        .chain(words[1..].iter().map(|w| w.to_string()))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The shells whose script operand a line may name with a leading `./`.
+const INTERPRETERS: &[&str] = &["sh", "bash", "dash", "zsh", "ksh"];
+
+/// The words a script's `#!` line runs it with, as a command line would name them (`sh`, `bash -e`), where the
+/// interpreter is the one `path` finds by its name; `None` otherwise.
+fn shebang(script: &std::path::Path, path: Option<&str>) -> Option<Vec<String>> {
+    use std::io::Read;
+    let mut head = [0u8; 256];
+    let read = std::fs::File::open(script).ok()?.read(&mut head).ok()?;
+    let first = std::str::from_utf8(&head[..read])
+        .ok()?
+        .lines()
+        .next()?
+        .strip_prefix("#!")?;
+    let words: Vec<&str> = first.split_whitespace().collect();
+    let (name, rest) = match words.as_slice() {
+        ["/usr/bin/env" | "/bin/env", name, rest @ ..] if !name.starts_with('-') && !name.contains('=') => {
+            (name.to_string(), rest)
+        }
+        [interpreter, rest @ ..] if interpreter.starts_with('/') => {
+            let name = interpreter.rsplit('/').next()?;
+            let named = if crate::room::hook::binary::is_runner(name) {
+                crate::room::hook::binary::as_named(interpreter, path)? == name
+            } else {
+                let found = std::env::split_paths(path?)
+                    .map(|dir| dir.join(name))
+                    .find(|candidate| candidate.is_file())?;
+                found.canonicalize().ok()? == std::path::Path::new(interpreter).canonicalize().ok()?
+            };
+            (named.then(|| name.to_string())?, rest)
+        }
+        _ => return None,
+    };
+    // Linux hands the rest of the line to the interpreter as one argument: one word or none.
+    (rest.len() <= 1).then(|| {
+        std::iter::once(name)
+            .chain(rest.iter().map(|w| w.to_string()))
+            .collect()
+    })
+}
+
 /// `words` without a leading plain `env` ([`PLAIN_ENV`]) when the next word is the program: neither an option
 /// (`-i`, `-u VAR`, `-S …`, `--`) nor an assignment, each of which changes what the program starts with.
 fn without_plain_env(words: Vec<&str>) -> Vec<&str> {
@@ -186,6 +269,51 @@ mod tests {
 
     fn plain(line: &str) -> String {
         without_free_settings(line, &hook, &EnvReads::default())
+    }
+
+    /// A script started by its path reads as its `#!` line runs it, where the `PATH` finds that interpreter by
+    /// its name; a script named with `./` after its shell reads without it.
+    #[test]
+    fn a_script_started_by_its_path_reads_as_its_interpreter_runs_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let write = |name: &str, text: &str| {
+            let file = dir.path().join(name);
+            std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+            std::fs::write(file, text).unwrap();
+        };
+        write("scripts/check.sh", "#!/bin/sh\nset -e\n");
+        write("scripts/env.sh", "#!/usr/bin/env bash\n");
+        write("scripts/strict.sh", "#!/bin/sh -e\n");
+        write("scripts/plain.sh", "set -e\n");
+        write("scripts/split.sh", "#!/usr/bin/env -S sh -e\n");
+        // An interpreter of the project's, not the one `PATH` finds by its name.
+        write("tools/sh", "#!/bin/sh\n");
+        write(
+            "scripts/own.sh",
+            &format!("#!{}\n", dir.path().join("tools/sh").display()),
+        );
+        let path = Some("/usr/local/bin:/usr/bin:/bin");
+        let read = |line: &str| as_interpreted(line, dir.path(), path);
+        assert_eq!(read("./scripts/check.sh"), "sh scripts/check.sh");
+        assert_eq!(read("scripts/check.sh --quick"), "sh scripts/check.sh --quick");
+        assert_eq!(read("./scripts/env.sh a b"), "bash scripts/env.sh a b");
+        assert_eq!(read("./scripts/strict.sh"), "sh -e scripts/strict.sh");
+        assert_eq!(read("sh ./scripts/check.sh"), "sh scripts/check.sh");
+        for kept in [
+            "./scripts/plain.sh",
+            "./scripts/split.sh",
+            "./scripts/own.sh",
+            "./scripts/missing.sh",
+            "/usr/bin/true",
+            "python3 -m unittest",
+            "sh -e ./scripts/check.sh",
+        ] {
+            assert_eq!(read(kept), kept);
+        }
+        assert_eq!(
+            as_interpreted("./scripts/check.sh", dir.path(), None),
+            "./scripts/check.sh"
+        );
     }
 
     /// A free setting of a runner's options variable compares as the line without it; a word that counts, a

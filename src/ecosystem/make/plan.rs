@@ -419,6 +419,10 @@ fn plan_of(
 ) -> MakePlan {
     let (trace, database) = split_database(lines);
     let db = Database::read(database);
+    // Where the recipes run, and the `PATH` they find programs on: a script a recipe starts by its path is read
+    // as its `#!` line runs it (`closure::recipe_line::as_interpreted`).
+    let dir = std::path::PathBuf::from(db.variable("CURDIR").unwrap_or_else(|| ".".into()));
+    let path = inherited("PATH");
     let mut goals: Vec<String> = goals.iter().map(|g| g.to_string()).collect();
     if goals.is_empty() {
         goals.extend(db.variable(".DEFAULT_GOAL"));
@@ -434,7 +438,8 @@ fn plan_of(
                 if let Some((_, _, recipe, raw)) = runs.last_mut()
                     && !db.is_banner(line)
                 {
-                    recipe.push(unseen::without_free_settings(line.trim_end(), inherited, reads));
+                    let line = crate::closure::recipe_line::as_interpreted(line.trim_end(), &dir, path.as_deref());
+                    recipe.push(unseen::without_free_settings(&line, inherited, reads));
                     raw.push(line.trim_end().to_string());
                 }
             }
@@ -470,7 +475,7 @@ fn plan_of(
     // A goal make would not update (a file of its name now exists) runs nothing: that is a part too.
     for target in db.targets().filter(|t| compared(t)) {
         let entry = parts.entry(format!("{target}:")).or_default();
-        entry.push_str(&db.entry(target, reads, inherited, &named));
+        entry.push_str(&db.entry(target, reads, (inherited, &dir), &named));
     }
     for goal in &goals {
         parts.entry(format!("{goal}:")).or_default();
@@ -742,7 +747,7 @@ impl<'a> Database<'a> {
         &self,
         name: &str,
         reads: &crate::schema::EnvReads,
-        inherited: &dyn Fn(&str) -> Option<String>,
+        (inherited, dir): (&dyn Fn(&str) -> Option<String>, &Path),
         named: &dyn Fn(&str) -> bool,
     ) -> String {
         let mut out = String::new();
@@ -760,10 +765,14 @@ impl<'a> Database<'a> {
                     let line = match line.split_once(" (from '") {
                         Some((head, _)) if line.starts_with('#') => head.to_string(),
                         _ => match line.strip_prefix('\t') {
-                            Some(recipe) => format!(
-                                "\t{}",
-                                unseen::without_free_settings(&self.plain_references(name, recipe), inherited, reads)
-                            ),
+                            Some(recipe) => {
+                                let recipe = crate::closure::recipe_line::as_interpreted(
+                                    &self.plain_references(name, recipe),
+                                    dir,
+                                    inherited("PATH").as_deref(),
+                                );
+                                format!("\t{}", unseen::without_free_settings(&recipe, inherited, reads))
+                            }
                             None if !line.starts_with('#') && !is_target_variable(line) => self.header(line, named),
                             None => line.to_string(),
                         },
