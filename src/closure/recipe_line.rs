@@ -275,11 +275,11 @@ mod tests {
     /// its name; a script named with `./` after its shell reads without it.
     #[test]
     fn a_script_started_by_its_path_reads_as_its_interpreter_runs_it() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = tempfile::tempdir().expect("tempdir");
         let write = |name: &str, text: &str| {
             let file = dir.path().join(name);
-            std::fs::create_dir_all(file.parent().unwrap()).unwrap();
-            std::fs::write(file, text).unwrap();
+            std::fs::create_dir_all(file.parent().expect("a parent")).expect("mkdir");
+            std::fs::write(file, text).expect("write");
         };
         write("scripts/check.sh", "#!/bin/sh\nset -e\n");
         write("scripts/env.sh", "#!/usr/bin/env bash\n");

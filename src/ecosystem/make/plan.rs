@@ -475,7 +475,7 @@ fn plan_of(
     // A goal make would not update (a file of its name now exists) runs nothing: that is a part too.
     for target in db.targets().filter(|t| compared(t)) {
         let entry = parts.entry(format!("{target}:")).or_default();
-        entry.push_str(&db.entry(target, reads, (inherited, &dir), &named));
+        entry.push_str(&db.entry(target, reads, inherited, &dir, &named));
     }
     for goal in &goals {
         parts.entry(format!("{goal}:")).or_default();
@@ -747,7 +747,8 @@ impl<'a> Database<'a> {
         &self,
         name: &str,
         reads: &crate::schema::EnvReads,
-        (inherited, dir): (&dyn Fn(&str) -> Option<String>, &Path),
+        inherited: &dyn Fn(&str) -> Option<String>,
+        dir: &Path,
         named: &dyn Fn(&str) -> bool,
     ) -> String {
         let mut out = String::new();
