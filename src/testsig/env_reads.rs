@@ -60,6 +60,12 @@ pub(crate) struct Reads {
     pub(crate) membership: Option<&'static str>,
     /// Whether `const { A, B: b } = map` reads `A` and `B` (a rest element reads the map whole).
     pub(crate) destructures: bool,
+    /// Objects that hold one of [`Reads::maps`] as a member, with that member's name (`import.meta` holds `env`,
+    /// `process` holds `env`): a use of the holder that reaches the map without the map's path — destructured
+    /// (`const { env } = import.meta`, a rest element) or indexed (`import.meta['env']`, a computed index) — reads
+    /// the environment whole, where the map goes on under another name; any other use (`import.meta.url`,
+    /// `process.argv`) reads nothing.
+    pub(crate) holders: &'static [(Path, &'static str)],
     /// What opens an interpolation in a string literal (`${`, `#{`, `{` of an f-string): a literal holding one is
     /// read as code too.
     pub(crate) interpolates: &'static [&'static str],
@@ -90,6 +96,7 @@ impl Reads {
             members: false,
             membership: None,
             destructures: false,
+            holders: &[],
             interpolates: &[],
             shell: false,
             constants: None,
@@ -278,6 +285,14 @@ fn at(row: &Reads, lx: &Lexed, i: usize, out: &mut EnvReads) {
     }
     // The longest of the row's paths that ends here (`os.environ` before `environ`), so what precedes it is read.
     let Some(start) = row.maps.iter().filter_map(|path| path_at(lx, i, path)).min() else {
+        if let Some((start, member)) = row
+            .holders
+            .iter()
+            .find_map(|(path, member)| path_at(lx, i, path).map(|start| (start, *member)))
+            && reaches_its_map(lx, start, i, member)
+        {
+            out.wholesale = true;
+        }
         return;
     };
     // `os.environ` inside a longer path (`os.environ.get`) is matched here, at its own last word.
@@ -322,6 +337,26 @@ fn map_use(row: &Reads, lx: &Lexed, next: usize, out: &mut EnvReads) {
         }
     }
     out.wholesale = true;
+}
+
+/// Whether the holder at tokens `start..=end` hands on its map `member` under another name: indexed by that name
+/// or by anything computed, or destructured with that key or a rest element.
+fn reaches_its_map(lx: &Lexed, start: usize, end: usize, member: &str) -> bool {
+    if lx.is(end + 1, b'[') {
+        return literal_name(lx, end + 2).is_none_or(|name| name == member);
+    }
+    let Some(close) = start
+        .checked_sub(2)
+        .filter(|&c| lx.is(start - 1, b'=') && lx.is(c, b'}'))
+    else {
+        return false;
+    };
+    let Some(open) = lx.partner(close).filter(|&open| open < close) else {
+        return false;
+    };
+    (open + 1..close).any(|k| {
+        lx.is(k, b'.') || (lx.kind(k) == Some(TokKind::Ident) && lx.s(k) == member) || inner(lx.s(k)) == member
+    })
 }
 
 /// Whether the tokens from `start` are on a line that imports (`from os import environ`, `use std::env`).

@@ -336,19 +336,22 @@ const OWN_DIR: &[&str] = &[
     "`dirname $0`",
 ];
 
-/// Where line `line` changes directory to when it is a `cd` to a place named from the script's own directory
-/// and nothing else (`cd "$(dirname "$0")/.."`, `cd -P -- "${0%/*}/.." || exit 1`): that place, as named from
-/// the script's directory (`..`, `.` for the directory itself). A script run as `sh scripts/check.sh` or
+/// Where line `line` changes directory to when it is a `cd` to the script's own directory or one above it and
+/// nothing else (`cd "$(dirname "$0")/.."`, `cd -P -- "${0%/*}/.." || exit 1`): that place, as named from the
+/// script's directory (`..`, `../..`, `.` for the directory itself). A script run as `sh scripts/check.sh` or
 /// `./scripts/check.sh` has `$0` name its own file, so such a `cd` lands in the same place wherever the script
 /// is run from; where that place is the one it runs in ([`Reading::home`]), the line changes nothing but
 /// `OLDPWD`, and its `|| exit` never runs.
 fn lands_from_own_dir(line: &str) -> Option<String> {
     let mut text = line.trim().trim_end_matches(';').trim_end();
     if let Some((head, tail)) = text.rsplit_once("||") {
+        // A failing `cd` ends the script failing: `exit 0` would hand a success back.
         let tail: Vec<&str> = tail.split_whitespace().collect();
         let exits = matches!(tail.first(), Some(&"exit" | &"return"))
             && tail.len() <= 2
-            && tail.get(1).is_none_or(|code| code.chars().all(|c| c.is_ascii_digit()) || *code == "$?");
+            && tail.get(1).is_none_or(|code| {
+                *code == "$?" || (code.chars().all(|c| c.is_ascii_digit()) && code.trim_start_matches('0') != "")
+            });
         if !exits {
             return None;
         }
@@ -366,17 +369,17 @@ fn lands_from_own_dir(line: &str) -> Option<String> {
     if after.is_empty() {
         return Some(".".to_string());
     }
-    let mut named: Vec<&str> = Vec::new();
+    // Only the script's own directory and those above it, which exist wherever the script does: a name on the
+    // way (`../.ci/..`) may be missing, or a link elsewhere, and the `cd` then fails or lands there.
+    let mut up = 0;
     for part in after.strip_prefix('/')?.split('/') {
         match part {
             "" | "." => {}
-            ".." if named.last().is_some_and(|last| *last != "..") => {
-                named.pop();
-            }
-            part => named.push(part),
+            ".." => up += 1,
+            _ => return None,
         }
     }
-    Some(if named.is_empty() { ".".to_string() } else { named.join("/") })
+    Some(if up == 0 { ".".to_string() } else { vec![".."; up].join("/") })
 }
 
 /// A command's program: its first word, when it is literal.

@@ -64,6 +64,22 @@ fn javascript_reads_members_indexes_and_destructuring() {
     whole(Lang::JavaScript, "const { A, ...rest } = process.env;\n");
     whole(Lang::JavaScript, "const v = process.env[name];\n");
     whole(Lang::JavaScript, "Object.keys(process.env).forEach(k => {});\n");
+    // The environment taken out of its holder under another name.
+    whole(
+        Lang::JavaScript,
+        "const { env } = import.meta;\nif (env.VITE_QUICK) {}\n",
+    );
+    whole(Lang::JavaScript, "const v = import.meta['env'].VITE_QUICK;\n");
+    whole(Lang::JavaScript, "const v = import.meta[key];\n");
+    whole(Lang::JavaScript, "const { env: e } = process;\n");
+    whole(Lang::JavaScript, "const { argv, ...rest } = process;\n");
+    whole(Lang::JavaScript, "const v = process['env'].CALC_QUICK;\n");
+    // Other uses of the holders read nothing.
+    names(
+        Lang::JavaScript,
+        "const here = import.meta.url;\nconst { argv } = process;\nconst d = import.meta['dirname'];\nprocess.exit(0);\n",
+        &[],
+    );
 }
 
 #[test]

@@ -137,7 +137,7 @@ fn a_cd_to_where_the_script_already_runs_is_free() {
         "cd -P -- \"$(dirname -- \"$0\")/..\" || exit",
         "cd \"$(dirname \"${BASH_SOURCE[0]}\")/../\"",
         "cd \"${0%/*}/..\";",
-        "cd $(dirname $0)/../scripts/..",
+        "cd $(dirname $0)/../",
     ] {
         let honest = before_runner(line);
         assert_eq!(sealed_text(CHECK, Some("..")), sealed_text(&honest, Some("..")), "{honest}");
@@ -155,6 +155,9 @@ fn a_cd_to_where_the_script_already_runs_is_free() {
         "cd \"$(dirname \"$0\")/$X\"",
         "cd \"$(dirname \"$1\")/..\"",
         "cd \"$(dirname \"$0\")/..\"; exit 0",
+        "cd \"$(dirname \"$0\")/..\" || exit 0",
+        "cd -P \"$(dirname \"$0\")/../.ci/..\" || exit 1",
+        "cd \"$(dirname \"$0\")/../scripts/..\"",
     ] {
         let changed = before_runner(gamed);
         assert_ne!(sealed_text(CHECK, Some("..")), sealed_text(&changed, Some("..")), "{changed}");
