@@ -72,6 +72,8 @@ mod fresh_moves_11;
 mod fresh_moves_12;
 #[path = "gaming/fresh_moves_13.rs"]
 mod fresh_moves_13;
+#[path = "gaming/fresh_moves_14.rs"]
+mod fresh_moves_14;
 #[path = "gaming/fresh_moves_2.rs"]
 mod fresh_moves_2;
 #[path = "gaming/fresh_moves_3.rs"]
