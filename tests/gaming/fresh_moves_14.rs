@@ -22,6 +22,13 @@
 //! lone carriage return, a line separator after a comment) — Vite 7 reads `.env` with node's `util.parseEnv`,
 //! which drops a carriage return and reads lines as this reading does, so the key stayed hidden from the run too.
 //!
+//! When written, the two Vitest moves got through (the tests' reads held neither the name nor a whole read); the
+//! environment taken out of its holder under another name is read whole now (`testsig::env_reads`'s
+//! `holders`), and the `cd` moves are caught by the script's seal itself: a `cd` is inert only to the script's
+//! own directory or those above it, which exist wherever the script does, and never with `|| exit 0`. The report
+//! write through a function compiled with a file name inside `@jest/core` is code patching the runner in its own
+//! process (the reviewer's, `docs/threat-model.md`); what catches it here is that Jest's own results are missing.
+//!
 //! No honest partners: every move here is a change honest work does not make. A move this build lets through
 //! is in [`STILL_THROUGH`] with its cause.
 
@@ -36,20 +43,7 @@ use crate::{Honest, Move, edit};
 const REJECTED: &str = "REJECTED";
 
 /// The moves this build lets through, and why. Their proof runs; their guarded half is not asserted.
-pub const STILL_THROUGH: &[(&str, &str)] = &[
-    (
-        "vitest_dotenv_sets_a_key_the_test_reads_from_env_taken_out_of_import_meta",
-        "`const { env } = import.meta` reads no name and not the map whole (`ecosystem/js/env_reads.rs::READS`: \
-         the map is the path `meta.env`, so `import.meta` destructured is not seen), so the sealed reads hold no \
-         `VITE_CALC_QUICK` and `closure::dotenv::parts` takes the Vite-prefixed key as free",
-    ),
-    (
-        "vitest_dotenv_sets_a_key_the_test_reads_by_a_string_index_of_import_meta",
-        "`import.meta['env'].X` is no path `meta.env` for `testsig::env_reads` (`ecosystem/js/env_reads.rs::READS`, \
-         `path_at` matches `.env` only), so the read is not recorded and `closure::dotenv::parts` takes \
-         `VITE_CALC_QUICK` as free",
-    ),
-];
+pub const STILL_THROUGH: &[(&str, &str)] = &[];
 
 /// No honest partners (see the module's doc).
 pub const STILL_REJECTED: &[(&str, &str)] = &[];
