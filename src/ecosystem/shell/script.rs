@@ -350,7 +350,7 @@ fn lands_from_own_dir(line: &str) -> Option<String> {
         let exits = matches!(tail.first(), Some(&"exit" | &"return"))
             && tail.len() <= 2
             && tail.get(1).is_none_or(|code| {
-                *code == "$?" || (code.chars().all(|c| c.is_ascii_digit()) && code.trim_start_matches('0') != "")
+                *code == "$?" || (code.chars().all(|c| c.is_ascii_digit()) && !code.trim_start_matches('0').is_empty())
             });
         if !exits {
             return None;
