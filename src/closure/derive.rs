@@ -355,7 +355,7 @@ impl Deriver<'_> {
         let scope = match (sourced, shell && !on_test_side && body.is_ok()) {
             (true, _) => self.sourced_scope(),
             (false, true) => match from_dir(path.parent().unwrap_or(Path::new("")), cwd) {
-                Some(home) => Scope::ScriptIn { home },
+                Some(home) => Scope::ScriptIn { home, by_shell },
                 None => Scope::Script,
             },
             (false, false) => Scope::Whole,

@@ -117,8 +117,13 @@ pub enum Scope {
     /// [`Scope::Script`], for a script that runs in `home`, the place named relative to the script's own directory
     /// (`..` for `scripts/check.sh` run from the project's root): a `cd` to the script's own directory's `home`
     /// (`cd "$(dirname "$0")/.."`) lands where the script already stands, so it is inert too. Seals made before it
-    /// keep [`Scope::Script`].
-    ScriptIn { home: String },
+    /// keep [`Scope::Script`]. Where a shell named on the command line runs it (`by_shell`: `sh scripts/check.sh`),
+    /// its `#!` line is a comment like any other; run by its path, the line names the interpreter and is sealed.
+    ScriptIn {
+        home: String,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        by_shell: bool,
+    },
     /// A toolchain pin, judged by the toolchain it selects (`of`: `rustup` or `pyenv`), not by its bytes: a pin
     /// that selects what would be in effect without it (the toolchain that ran the baseline) is as if absent. Read by
     /// `closure::read_parts`, which knows the file's place.
@@ -517,8 +522,8 @@ pub fn digests(scope: &Scope, bytes: Option<&[u8]>) -> Parts {
             let sealed = match scope {
                 Scope::Shell => super::shell::sealed_text(&text),
                 Scope::ShellBeside { inherited } => super::shell::sealed_text_beside(&text, inherited),
-                Scope::ScriptIn { home } => super::script::sealed_text(&text, Some(home)),
-                _ => super::script::sealed_text(&text, None),
+                Scope::ScriptIn { home, by_shell } => super::script::sealed_text(&text, Some(home), *by_shell),
+                _ => super::script::sealed_text(&text, None, false),
             };
             Parts::from([(WHOLE.to_string(), sha256(sealed.as_bytes()))])
         }

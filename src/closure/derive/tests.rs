@@ -193,8 +193,8 @@ fn make_and_just_follow_the_recipe_into_the_scripts_it_runs() {
         ))
     );
     // Shell scripts the recipe runs are read as a shell runs them (`closure::script`).
-    assert_eq!(scope_of(&plan, "scripts/test.sh"), Some(&script_in("..")));
-    assert_eq!(scope_of(&plan, "tools/extra.sh"), Some(&script_in("..")));
+    assert_eq!(scope_of(&plan, "scripts/test.sh"), Some(&script_in("..", false)));
+    assert_eq!(scope_of(&plan, "tools/extra.sh"), Some(&script_in("..", true)));
     assert!(scope_of(&plan, "pytest.ini").is_some(), "the script runs pytest");
     assert_eq!(plan.ecosystems, BTreeSet::from([Lang::Python, Lang::Go]));
     let just = super::derive("just test", dir.path(), None, &|_| None);
@@ -215,7 +215,7 @@ fn scripts_and_files_named_in_the_command_are_sealed_but_test_files_are_not() {
         "./ci.sh && python check.py --data=check.py && pytest tests/test_a.py && cat score.txt",
         dir.path(),
     );
-    assert_eq!(scope_of(&plan, "ci.sh"), Some(&script_in(".")));
+    assert_eq!(scope_of(&plan, "ci.sh"), Some(&script_in(".", false)));
     assert_eq!(scope_of(&plan, "check.py"), Some(&Scope::Whole));
     assert!(scope_of(&plan, "package.json").is_some(), "ci.sh runs npm test");
     assert!(
@@ -588,8 +588,11 @@ fn a_script_a_test_script_runs_through_an_interpreter_is_the_code_under_test() {
 }
 
 /// [`Scope::ScriptIn`]: a shell script read line by line, run in `home` as named from its own directory.
-fn script_in(home: &str) -> Scope {
-    Scope::ScriptIn { home: home.to_string() }
+fn script_in(home: &str, by_shell: bool) -> Scope {
+    Scope::ScriptIn {
+        home: home.to_string(),
+        by_shell,
+    }
 }
 
 /// `from_dir` names a place from another, both relative to the root.
@@ -635,7 +638,12 @@ python3 -m unittest
     ] {
         let plan = plan(command, dir.path());
         let home = if command.starts_with("cd scripts") { "." } else { ".." };
-        assert_eq!(scope_of(&plan, "scripts/check.sh"), Some(&script_in(home)), "{command}");
+        let by_shell = !command.starts_with("./");
+        assert_eq!(
+            scope_of(&plan, "scripts/check.sh"),
+            Some(&script_in(home, by_shell)),
+            "{command}"
+        );
         assert!(plan.runners.contains(&Runner::Unittest), "{command}");
         if command.contains("settings") {
             assert_eq!(scope_of(&plan, "ci/settings.toml"), Some(&Scope::Whole), "{command}");

@@ -209,6 +209,20 @@ static ONE_NAME: LazyLock<Regex> = LazyLock::new(|| Regex::new(NAME).expect("a v
 /// A word.
 static WORD: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\w+").expect("a valid pattern"));
 
+/// rake's clean library, required on a line of its own (`require "rake/clean"`): it defines the `clean` and
+/// `clobber` tasks and the file lists they remove.
+static CLEAN_LIBRARY: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"^require\s*\(?\s*(?:"rake/clean"|'rake/clean')\s*\)?$"#).expect("a valid pattern")
+});
+
+/// A literal added to one of those lists (`CLEAN.include("coverage", "tmp")`, `CLOBBER << "pkg"`).
+static CLEAN_LIST: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(&format!(
+        r"^(?:CLEAN|CLOBBER)(?:\.include\s*(?:\(\s*{STR}(?:\s*,\s*{STR})*\s*\)|\s+{STR}(?:\s*,\s*{STR})*)|\s*<<\s*{STR})$"
+    ))
+    .expect("a valid pattern")
+});
+
 /// The keyword that closes a block.
 static END_WORD: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\bend\b").expect("a valid pattern"));
 
@@ -518,6 +532,23 @@ fn inert(text: &str, runs: &[&str]) -> String {
             .any(|(i, (line, c))| i != at && !*c && WORD.find_iter(line).any(|w| w.as_str() == name));
         if !named {
             cut[at] = true;
+        }
+    }
+    // rake's clean library and the literals its lists gain register files for the `clean` and `clobber` tasks:
+    // where the run reaches neither and no line kept names them (or the lists), they evaluate nothing of the
+    // project's for the run.
+    let cleaning = |line: &str| CLEAN_LIBRARY.is_match(line.trim()) || CLEAN_LIST.is_match(line.trim());
+    let names_cleaning = lines.iter().zip(&cut).any(|(line, c)| {
+        !*c && !cleaning(line)
+            && WORD
+                .find_iter(line)
+                .any(|w| matches!(w.as_str(), "clean" | "clobber" | "CLEAN" | "CLOBBER"))
+    });
+    if !reached.iter().any(|task| task == "clean" || task == "clobber") && !names_cleaning {
+        for (at, line) in lines.iter().enumerate() {
+            if cleaning(line) {
+                cut[at] = true;
+            }
         }
     }
     let mut out = String::new();
@@ -864,6 +895,20 @@ mod tests {
         ] {
             let moved = format!("{RAKEFILE}{reached}");
             assert_ne!(code(&base, &runs("test")), code(&moved, &runs("test")), "{reached}");
+        }
+        // rake's clean library and its lists' literals, for tasks the run does not reach.
+        let cleaned = format!("require \"rake/clean\"\nCLEAN.include(\"coverage\", 'tmp')\nCLOBBER << \"pkg\"\n{base}");
+        assert_eq!(code(&base, &runs("test")), code(&cleaned, &runs("test")));
+        for reached in [
+            "task default: [:clean, :test]\n",
+            "Rake::Task[:clean].invoke\n",
+            "CLEAN.include(Dir[\"lib/*\"])\n",
+            "CLEAN.include(\"#{ENV['X']}\")\n",
+        ] {
+            // The clean library's lines count where the run reaches its tasks or something names them.
+            let without = format!("{base}{reached}");
+            let moved = format!("{cleaned}{reached}");
+            assert_ne!(code(&without, &runs("default")), code(&moved, &runs("default")), "{reached}");
         }
         // A task kept because something names it keeps what its body names: `b`'s body counts.
         let chain = |body: &str| {

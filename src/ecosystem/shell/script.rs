@@ -31,7 +31,8 @@
 //! too where that place is the one the script runs in (`Scope::ScriptIn`'s `home`: `..` for `scripts/check.sh`
 //! run from the project's root) and its status reaches nothing: it lands where the shell already stands.
 //!
-//! The script's first line, when it is a `#!` line, is sealed: run as `./ci/test`, it names the interpreter.
+//! The script's first line, when it is a `#!` line, is sealed where the script is run by its path (a shell named on
+//! the command line, `sh scripts/check.sh`, reads it as a comment): run as `./ci/test`, it names the interpreter.
 //! A script this reading cannot follow (longer than [`MAX_LINES`], nested deeper than the lexer goes) is sealed
 //! whole.
 
@@ -95,7 +96,7 @@ impl<'a> Script<'a> {
 }
 
 /// The text of a script the verify runs that is sealed: every line but the inert ones (see the module docs).
-pub(crate) fn sealed_text(source: &str, home: Option<&str>) -> String {
+pub(crate) fn sealed_text(source: &str, home: Option<&str>, by_shell: bool) -> String {
     let Some(script) = Script::read(source) else {
         return source.to_string();
     };
@@ -103,7 +104,7 @@ pub(crate) fn sealed_text(source: &str, home: Option<&str>) -> String {
     lines
         .iter()
         .enumerate()
-        .filter(|(i, line)| (*i == 0 && line.starts_with("#!")) || !reading.inert(*i))
+        .filter(|(i, line)| (*i == 0 && line.starts_with("#!") && !by_shell) || !reading.inert(*i))
         .map(|(_, line)| *line)
         .collect::<Vec<_>>()
         .join("\n")
@@ -128,9 +129,9 @@ pub(crate) fn steps(
 ) -> Option<Vec<crate::closure::steps::Step>> {
     use sha2::Digest;
     use crate::closure::parts::Scope;
-    let home = match scope {
-        Scope::Script => None,
-        Scope::ScriptIn { home } => Some(home.as_str()),
+    let (home, by_shell) = match scope {
+        Scope::Script => (None, false),
+        Scope::ScriptIn { home, by_shell } => (Some(home.as_str()), *by_shell),
         _ => return None,
     };
     if moved.change != crate::closure::PartChange::Changed {
@@ -163,7 +164,7 @@ pub(crate) fn steps(
         if source.ends_with('\n') {
             text.push('\n');
         }
-        (digest(&sealed_text(&text, home)) == sealed).then(|| {
+        (digest(&sealed_text(&text, home, by_shell)) == sealed).then(|| {
             (0..candidates.len())
                 .filter(|k| subset & (1 << k) != 0)
                 .map(|k| crate::closure::steps::Step::Argv(candidates[k].1.clone()))

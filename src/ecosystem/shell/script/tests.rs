@@ -19,7 +19,7 @@ fn lines_that_only_print_where_their_status_reaches_nothing_are_free() {
         before_runner("\n# a comment\n:\ntrue"),
         CHECK.replace("set -e\n", "set -e\n\necho start\n\n"),
     ] {
-        assert_eq!(sealed_text(CHECK, None), sealed_text(&honest, None), "{honest}");
+        assert_eq!(sealed_text(CHECK, None, false), sealed_text(&honest, None, false), "{honest}");
     }
 }
 
@@ -57,7 +57,7 @@ fn what_can_change_the_shell_the_status_or_what_the_runner_reads_is_sealed() {
         // The interpreter a `./script` run names.
         CHECK.replace("#!/bin/sh", "#!/bin/bash"),
     ] {
-        assert_ne!(sealed_text(CHECK, None), sealed_text(&gamed, None), "{gamed}");
+        assert_ne!(sealed_text(CHECK, None, false), sealed_text(&gamed, None, false), "{gamed}");
     }
 }
 
@@ -109,7 +109,7 @@ fn a_line_is_free_only_where_the_shell_reads_it_as_a_command_of_its_own() {
         ),
     ];
     for (before, after) in cases {
-        assert_ne!(sealed_text(before, None), sealed_text(after, None), "{after}");
+        assert_ne!(sealed_text(before, None, false), sealed_text(after, None, false), "{after}");
     }
 }
 
@@ -117,14 +117,14 @@ fn a_line_is_free_only_where_the_shell_reads_it_as_a_command_of_its_own() {
 fn a_script_that_sources_a_file_may_still_print() {
     let before = "set -e\n. ci/env\npython3 -m unittest\n";
     let after = "set -e\n. ci/env\necho \"running checks with $PYTHONPATH\"\npython3 -m unittest\n";
-    assert_eq!(sealed_text(before, None), sealed_text(after, None));
+    assert_eq!(sealed_text(before, None, false), sealed_text(after, None, false));
 }
 
 #[test]
 fn a_print_line_inside_a_function_followed_by_a_command_is_free() {
     let before = "run() {\n  python3 -m pytest\n}\nrun\n";
     let after = "run() {\n  echo running\n  python3 -m pytest\n}\nrun\n";
-    assert_eq!(sealed_text(before, None), sealed_text(after, None));
+    assert_eq!(sealed_text(before, None, false), sealed_text(after, None, false));
 }
 
 /// A `cd` to a place named from the script's own directory is inert where it lands where the script runs
@@ -140,13 +140,13 @@ fn a_cd_to_where_the_script_already_runs_is_free() {
         "cd $(dirname $0)/../",
     ] {
         let honest = before_runner(line);
-        assert_eq!(sealed_text(CHECK, Some("..")), sealed_text(&honest, Some("..")), "{honest}");
-        assert_ne!(sealed_text(CHECK, None), sealed_text(&honest, None), "no place known: {honest}");
-        assert_ne!(sealed_text(CHECK, Some(".")), sealed_text(&honest, Some(".")), "another place: {honest}");
+        assert_eq!(sealed_text(CHECK, Some(".."), false), sealed_text(&honest, Some(".."), false), "{honest}");
+        assert_ne!(sealed_text(CHECK, None, false), sealed_text(&honest, None, false), "no place known: {honest}");
+        assert_ne!(sealed_text(CHECK, Some("."), false), sealed_text(&honest, Some("."), false), "another place: {honest}");
     }
     assert_eq!(
-        sealed_text(CHECK, Some(".")),
-        sealed_text(&before_runner("cd \"$(dirname \"$0\")\""), Some("."))
+        sealed_text(CHECK, Some("."), false),
+        sealed_text(&before_runner("cd \"$(dirname \"$0\")\""), Some("."), false)
     );
     for gamed in [
         "cd \"$(dirname \"$0\")/../tests\"",
@@ -160,17 +160,29 @@ fn a_cd_to_where_the_script_already_runs_is_free() {
         "cd \"$(dirname \"$0\")/../scripts/..\"",
     ] {
         let changed = before_runner(gamed);
-        assert_ne!(sealed_text(CHECK, Some("..")), sealed_text(&changed, Some("..")), "{changed}");
+        assert_ne!(sealed_text(CHECK, Some(".."), false), sealed_text(&changed, Some(".."), false), "{changed}");
     }
     // The last command of the script hands its status back: a `cd` there is never inert.
     let last = format!("{CHECK}cd \"$(dirname \"$0\")/..\"\n");
-    assert_ne!(sealed_text(CHECK, Some("..")), sealed_text(&last, Some("..")));
+    assert_ne!(sealed_text(CHECK, Some(".."), false), sealed_text(&last, Some(".."), false));
+}
+
+/// A script a shell named on the command line runs reads its `#!` line as a comment: changing it changes nothing
+/// run so; run by its path, the line names the interpreter and counts.
+#[test]
+fn the_shebang_counts_only_where_the_script_runs_by_its_path() {
+    let env_sh = CHECK.replace("#!/bin/sh", "#!/usr/bin/env sh");
+    assert_eq!(sealed_text(CHECK, Some(".."), true), sealed_text(&env_sh, Some(".."), true));
+    assert_ne!(sealed_text(CHECK, Some(".."), false), sealed_text(&env_sh, Some(".."), false));
+    // The rest of the script counts as before.
+    let gamed = CHECK.replace("set -e\n", "set -e\nexit 0\n");
+    assert_ne!(sealed_text(CHECK, Some(".."), true), sealed_text(&gamed, Some(".."), true));
 }
 
 /// The sealed digest of `source`, as the seal stores it.
 fn sealed_digest(source: &str) -> String {
     use sha2::Digest;
-    crate::fsutil::hex(&sha2::Sha256::digest(sealed_text(source, None).as_bytes()))
+    crate::fsutil::hex(&sha2::Sha256::digest(sealed_text(source, None, false).as_bytes()))
 }
 
 fn moved() -> crate::closure::MovedPart {
