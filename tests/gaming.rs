@@ -94,6 +94,8 @@ mod fresh_moves_9;
 mod holdout_moves;
 #[path = "gaming/honest_changes.rs"]
 mod honest_changes;
+#[path = "gaming/honest_changes_10.rs"]
+mod honest_changes_10;
 #[path = "gaming/honest_changes_2.rs"]
 mod honest_changes_2;
 #[path = "gaming/honest_changes_3.rs"]
