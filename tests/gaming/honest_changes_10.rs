@@ -13,7 +13,9 @@
 //! install target), `rake/clean` in a Rakefile, and a shellcheck directive in a bats library. Each is played on
 //! top of the fix and must complete; those this build still rejects are in [`STILL_REJECTED`] with their cause
 //! (30 of 33 completed when written: a check script's shebang through `env` and a bash check script in strict
-//! mode, both run through the recipe's shell, and `rake/clean` in a Rakefile were rejected).
+//! mode, both run through the recipe's shell, and `rake/clean` in a Rakefile were rejected; the shebang and
+//! `rake/clean` complete since a `#!` line is a comment to a shell named on the command line and rake's clean
+//! library is inert where the run reaches neither clean task).
 
 use crate::bats_moves::BATS;
 use crate::cpp_moves::CPP;
@@ -30,24 +32,15 @@ use crate::{Honest, edit};
 pub const STILL_THROUGH: &[(&str, &str)] = &[];
 
 /// The honest changes this build still rejects, and why. They run and print whether they pass.
-pub const STILL_REJECTED: &[(&str, &str)] = &[
-    (
-        "make_check_script_shebang_through_usr_bin_env",
-        "`scripts/check.sh` changed (it is run by `sh scripts/check.sh`): a script's `#!` line is sealed even where the \
-         verify runs it through `sh`, which reads that line as a comment (`ecosystem::shell::script::sealed_text`)",
-    ),
-    (
-        "make_check_script_becomes_bash_in_strict_mode",
-        "`scripts/check.sh` changed (it is run by `sh scripts/check.sh`): the `#!` line and `set -euo pipefail` are \
-         sealed lines and the recipe's `sh` became `bash` (`ecosystem::shell::script::sealed_text`)",
-    ),
-    (
-        "minitest_rakefile_requires_rake_clean",
-        "`Rakefile`: `its code` changed (it configures `rake`): `require \"rake/clean\"` and top-level \
-         `CLEAN.include`/`CLOBBER.include` are read as code; only a test task's display switches, file lists and load \
-         paths and the test task's own require are cut (`ecosystem::ruby::rakefile::read`)",
-    ),
-];
+pub const STILL_REJECTED: &[(&str, &str)] = &[(
+    "make_check_script_becomes_bash_in_strict_mode",
+    "\"`Makefile`: `test: as make resolves it` changed\": the recipe's `sh scripts/check.sh` became `bash \
+     scripts/check.sh`, another shell reading the same sealed script (a `[[ … ]]` is a command in one and not in \
+     the other, so a script can take another branch), which `closure::recipe_line` does not read as the same \
+     program; the script's `#!` line and its `set -euo pipefail` are free now (`shell::script`'s `by_shell` and \
+     `only_stricter`). Next step: a script whose text the two shells read alike (no construct one of them lacks) \
+     run by either",
+)];
 
 const CASES: &[Case] = &[];
 

@@ -16,8 +16,8 @@
 //! - its status reaches nothing: a command follows it in the same list (it is not the last command of the
 //!   script, of a function body or of a branch), that command does not read `$?` and is no bare `exit` or
 //!   `return`, and the line is no operand of `&&`, `||` or `|`;
-//! - it runs no more than output: `echo`, `printf` (not `printf -v`, which assigns), `:` or `true`, or a
-//!   program asked only for its version (`python3 --version`, for which no interpreter loads its startup
+//! - it runs no more than output, or makes the script fail sooner: `echo`, `printf` (not `printf -v`, which
+//!   assigns), `:` or `true`, `set -e`, `-u` or `-o pipefail` (never `+e`), or a program asked only for its version (`python3 --version`, for which no interpreter loads its startup
 //!   files). Any other program is code that runs before the runner and may write what the runner loads, so it
 //!   stays sealed here; so does a line whose program is a function the script defines. Such a program on a line
 //!   of its own is a **step** ([`steps`], `closure::steps`): a change that is only new steps is then judged by
@@ -219,7 +219,7 @@ impl Reading<'_> {
                     && lex::parse(line, 0)
                         .ok()
                         .and_then(|cmds| cmds.into_iter().next())
-                        .is_some_and(|cmd| self.output_only(&cmd))
+                        .is_some_and(|cmd| self.output_only(&cmd) || only_stricter(&cmd))
             }
             _ => false,
         }
@@ -315,6 +315,39 @@ fn commands(src: &str) -> Option<Vec<String>> {
 fn takes_out(all: &[String], rest: &[String], cmd: &str) -> bool {
     all.len() == rest.len() + 1
         && (0..all.len()).any(|k| all[k] == cmd && all[..k] == rest[..k] && all[k + 1..] == rest[k..])
+}
+
+/// Whether `cmd` is a `set` of options that only make the script fail sooner (`set -euo pipefail`): `-e`, `-u`
+/// and `-o errexit|nounset|pipefail`. Taken out, every command runs as before, and one that failed fails still:
+/// such a line can turn a passing run into a failing one, never the other way. (Not `-x`, `-v`: they print.)
+fn only_stricter(cmd: &Cmd) -> bool {
+    let Some(words) = cmd.words.iter().map(lex::Word::literal).collect::<Option<Vec<String>>>() else {
+        return false;
+    };
+    if words.first().map(String::as_str) != Some("set") || words.len() < 2 || !cmd.nested.is_empty() {
+        return false;
+    }
+    let mut names = 0;
+    for word in &words[1..] {
+        if names > 0 {
+            if !matches!(word.as_str(), "errexit" | "nounset" | "pipefail") {
+                return false;
+            }
+            names -= 1;
+            continue;
+        }
+        let Some(flags) = word.strip_prefix('-').filter(|f| !f.is_empty()) else {
+            return false;
+        };
+        for flag in flags.chars() {
+            match flag {
+                'e' | 'u' => {}
+                'o' => names += 1,
+                _ => return false,
+            }
+        }
+    }
+    names == 0 && cmd.input.is_none() && cmd.outputs.is_empty()
 }
 
 /// Whether `all` is `rest` with the commands `own` in a row at one place.

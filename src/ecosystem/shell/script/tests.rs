@@ -179,6 +179,24 @@ fn the_shebang_counts_only_where_the_script_runs_by_its_path() {
     assert_ne!(sealed_text(CHECK, Some(".."), true), sealed_text(&gamed, Some(".."), true));
 }
 
+/// A `set` that only makes the script fail sooner is free where a command follows it; one that relaxes, traces or
+/// does more counts.
+#[test]
+fn a_set_that_only_makes_the_script_fail_sooner_is_free() {
+    let bare = "#!/bin/bash\npython3 -m unittest discover -s tests -t . -q\n";
+    for line in ["set -euo pipefail", "set -e", "set -u -o pipefail", "set -o errexit -o nounset"] {
+        let strict = bare.replace("python3", &format!("{line}\npython3"));
+        assert_eq!(sealed_text(bare, None, false), sealed_text(&strict, None, false), "{line}");
+    }
+    for line in ["set +e", "set -x", "set -o posix", "set -e -- a", "set -euo", "set -e > /tmp/x"] {
+        let changed = bare.replace("python3", &format!("{line}\npython3"));
+        assert_ne!(sealed_text(bare, None, false), sealed_text(&changed, None, false), "{line}");
+    }
+    // Last, its status would be the script's.
+    let last = format!("{bare}set -e\n");
+    assert_ne!(sealed_text(bare, None, false), sealed_text(&last, None, false));
+}
+
 /// The sealed digest of `source`, as the seal stores it.
 fn sealed_digest(source: &str) -> String {
     use sha2::Digest;
