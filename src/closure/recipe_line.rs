@@ -131,9 +131,9 @@ pub(crate) fn without_free_settings(
 /// written without it: the kernel runs a script by its path as `INTERPRETER [ARG] PATH`, so the two lines start
 /// the same program on the same file, where the interpreter the `#!` line names is the one the run's `PATH`
 /// (`path`) finds by its name (`#!/usr/bin/env sh` always is; a runner binary only where the start channel stands
-/// at the binary, [`crate::room::hook::binary::as_named`]). The script's own text, its `#!` line included, is
-/// sealed where the verify runs it (`closure::script`); `dir` is where the line runs. Any other line is returned
-/// as written.
+/// at the binary, [`crate::room::hook::binary::as_named`]). The `#!` line is read as it stands whenever the line
+/// is, so another interpreter there makes the line another program; the script's text is sealed where the verify
+/// runs it (`closure::script`). `dir` is where the line runs. Any other line is returned as written.
 pub(crate) fn as_interpreted(line: &str, dir: &std::path::Path, path: Option<&str>) -> String {
     let words: Vec<&str> = line.split_whitespace().collect();
     let Some(first) = words.first() else {
