@@ -41,7 +41,10 @@ pub(crate) fn scope() -> super::Scope {
 
 /// The parts of `text`: each key that counts, with its value; each line not understood, as it stands.
 pub(crate) fn parts(text: &str, names: &[String]) -> Texts {
-    let read = names.iter().position(|n| n == DATA_VARIABLES).map(|at| &names[at + 1..]);
+    let read = names
+        .iter()
+        .position(|n| n == DATA_VARIABLES)
+        .map(|at| &names[at + 1..]);
     let counts = |key: &str| {
         let steers = crate::runner::steers(key) && (!key.starts_with(VITE_PREFIX) || VITE_OWN.contains(&key));
         steers || read.is_none_or(|read| read.iter().any(|n| n == key))
@@ -70,7 +73,9 @@ pub(crate) fn parts(text: &str, names: &[String]) -> Texts {
 fn is_name(key: &str) -> bool {
     !key.is_empty()
         && !key.starts_with(|c: char| c.is_ascii_digit())
-        && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '-')
+        && key
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '-')
 }
 
 #[cfg(test)]
@@ -102,11 +107,17 @@ mod tests {
             ("VITE_USER_NODE_ENV=production\n", "VITE_USER_NODE_ENV"),
             ("VITE_FLAG=1\n", "VITE_FLAG"),
         ] {
-            assert_eq!(parts(text, &names), vec![(key.to_string(), text[key.len() + 1..].trim().to_string())]);
+            assert_eq!(
+                parts(text, &names),
+                vec![(key.to_string(), text[key.len() + 1..].trim().to_string())]
+            );
         }
         // The tests read the environment whole: every key counts.
         assert_eq!(parts("PORT=3000\n", &[]).len(), 1);
         // A line this reading does not understand counts as it stands.
-        assert_eq!(parts("VITE_A=1\n$(evil)\n", &names), vec![("line 2".to_string(), "$(evil)".to_string())]);
+        assert_eq!(
+            parts("VITE_A=1\n$(evil)\n", &names),
+            vec![("line 2".to_string(), "$(evil)".to_string())]
+        );
     }
 }

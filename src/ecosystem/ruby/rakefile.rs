@@ -211,9 +211,8 @@ static WORD: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\w+").expect("a val
 
 /// rake's clean library, required on a line of its own (`require "rake/clean"`): it defines the `clean` and
 /// `clobber` tasks and the file lists they remove.
-static CLEAN_LIBRARY: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"^require\s*\(?\s*(?:"rake/clean"|'rake/clean')\s*\)?$"#).expect("a valid pattern")
-});
+static CLEAN_LIBRARY: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r#"^require\s*\(?\s*(?:"rake/clean"|'rake/clean')\s*\)?$"#).expect("a valid pattern"));
 
 /// A literal added to one of those lists (`CLEAN.include("coverage", "tmp")`, `CLOBBER << "pkg"`).
 static CLEAN_LIST: LazyLock<Regex> = LazyLock::new(|| {
@@ -908,7 +907,11 @@ mod tests {
             // The clean library's lines count where the run reaches its tasks or something names them.
             let without = format!("{base}{reached}");
             let moved = format!("{cleaned}{reached}");
-            assert_ne!(code(&without, &runs("default")), code(&moved, &runs("default")), "{reached}");
+            assert_ne!(
+                code(&without, &runs("default")),
+                code(&moved, &runs("default")),
+                "{reached}"
+            );
         }
         // A task kept because something names it keeps what its body names: `b`'s body counts.
         let chain = |body: &str| {

@@ -127,8 +127,8 @@ pub(crate) fn steps(
     bytes: &[u8],
     sealed: Option<&str>,
 ) -> Option<Vec<crate::closure::steps::Step>> {
-    use sha2::Digest;
     use crate::closure::parts::Scope;
+    use sha2::Digest;
     let (home, by_shell) = match scope {
         Scope::Script => (None, false),
         Scope::ScriptIn { home, by_shell } => (Some(home.as_str()), *by_shell),
@@ -321,7 +321,12 @@ fn takes_out(all: &[String], rest: &[String], cmd: &str) -> bool {
 /// and `-o errexit|nounset|pipefail`. Taken out, every command runs as before, and one that failed fails still:
 /// such a line can turn a passing run into a failing one, never the other way. (Not `-x`, `-v`: they print.)
 fn only_stricter(cmd: &Cmd) -> bool {
-    let Some(words) = cmd.words.iter().map(lex::Word::literal).collect::<Option<Vec<String>>>() else {
+    let Some(words) = cmd
+        .words
+        .iter()
+        .map(lex::Word::literal)
+        .collect::<Option<Vec<String>>>()
+    else {
         return false;
     };
     if words.first().map(String::as_str) != Some("set") || words.len() < 2 || !cmd.nested.is_empty() {
@@ -354,7 +359,8 @@ fn only_stricter(cmd: &Cmd) -> bool {
 fn takes_out_all(all: &[String], rest: &[String], own: &[String]) -> bool {
     !own.is_empty()
         && all.len() == rest.len() + own.len()
-        && (0..=rest.len()).any(|k| all[..k] == rest[..k] && all[k..k + own.len()] == *own && all[k + own.len()..] == rest[k..])
+        && (0..=rest.len())
+            .any(|k| all[..k] == rest[..k] && all[k..k + own.len()] == *own && all[k + own.len()..] == rest[k..])
 }
 
 /// How a script names its own directory in a `cd` (`"$(dirname "$0")"`, bash's `BASH_SOURCE`, `${0%/*}`).
@@ -395,7 +401,10 @@ fn lands_from_own_dir(line: &str) -> Option<String> {
     while let Some(rest) = ["-P ", "-L ", "-- "].iter().find_map(|flag| words.strip_prefix(flag)) {
         words = rest.trim_start();
     }
-    let target = words.strip_prefix('"').and_then(|w| w.strip_suffix('"')).unwrap_or(words);
+    let target = words
+        .strip_prefix('"')
+        .and_then(|w| w.strip_suffix('"'))
+        .unwrap_or(words);
     let after = OWN_DIR.iter().find_map(|own| target.strip_prefix(own))?;
     if after.contains(['$', '`', '"', '\'', '*', '?', '[', ' ', '\t', '\\']) {
         return None;
@@ -413,7 +422,11 @@ fn lands_from_own_dir(line: &str) -> Option<String> {
             _ => return None,
         }
     }
-    Some(if up == 0 { ".".to_string() } else { vec![".."; up].join("/") })
+    Some(if up == 0 {
+        ".".to_string()
+    } else {
+        vec![".."; up].join("/")
+    })
 }
 
 /// A command's program: its first word, when it is literal.

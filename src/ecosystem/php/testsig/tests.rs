@@ -230,7 +230,10 @@ fn php_markers_are_calls_not_words_in_strings_comments_or_heredocs() {
 /// leaves every statement that was there as it was.
 #[test]
 fn php_a_statement_put_under_the_open_tag_leaves_the_first_one_as_it_was() {
-    let before = parse(Lang::Php, "<?php\n\nuse PHPUnit\\Framework\\TestCase;\n\nclass ATest extends TestCase {}\n");
+    let before = parse(
+        Lang::Php,
+        "<?php\n\nuse PHPUnit\\Framework\\TestCase;\n\nclass ATest extends TestCase {}\n",
+    );
     let after = parse(
         Lang::Php,
         "<?php\n\ndeclare(strict_types=1);\n\nuse PHPUnit\\Framework\\TestCase;\n\nclass ATest extends TestCase {}\n",

@@ -19,7 +19,11 @@ fn lines_that_only_print_where_their_status_reaches_nothing_are_free() {
         before_runner("\n# a comment\n:\ntrue"),
         CHECK.replace("set -e\n", "set -e\n\necho start\n\n"),
     ] {
-        assert_eq!(sealed_text(CHECK, None, false), sealed_text(&honest, None, false), "{honest}");
+        assert_eq!(
+            sealed_text(CHECK, None, false),
+            sealed_text(&honest, None, false),
+            "{honest}"
+        );
     }
 }
 
@@ -57,7 +61,11 @@ fn what_can_change_the_shell_the_status_or_what_the_runner_reads_is_sealed() {
         // The interpreter a `./script` run names.
         CHECK.replace("#!/bin/sh", "#!/bin/bash"),
     ] {
-        assert_ne!(sealed_text(CHECK, None, false), sealed_text(&gamed, None, false), "{gamed}");
+        assert_ne!(
+            sealed_text(CHECK, None, false),
+            sealed_text(&gamed, None, false),
+            "{gamed}"
+        );
     }
 }
 
@@ -109,7 +117,11 @@ fn a_line_is_free_only_where_the_shell_reads_it_as_a_command_of_its_own() {
         ),
     ];
     for (before, after) in cases {
-        assert_ne!(sealed_text(before, None, false), sealed_text(after, None, false), "{after}");
+        assert_ne!(
+            sealed_text(before, None, false),
+            sealed_text(after, None, false),
+            "{after}"
+        );
     }
 }
 
@@ -140,9 +152,21 @@ fn a_cd_to_where_the_script_already_runs_is_free() {
         "cd $(dirname $0)/../",
     ] {
         let honest = before_runner(line);
-        assert_eq!(sealed_text(CHECK, Some(".."), false), sealed_text(&honest, Some(".."), false), "{honest}");
-        assert_ne!(sealed_text(CHECK, None, false), sealed_text(&honest, None, false), "no place known: {honest}");
-        assert_ne!(sealed_text(CHECK, Some("."), false), sealed_text(&honest, Some("."), false), "another place: {honest}");
+        assert_eq!(
+            sealed_text(CHECK, Some(".."), false),
+            sealed_text(&honest, Some(".."), false),
+            "{honest}"
+        );
+        assert_ne!(
+            sealed_text(CHECK, None, false),
+            sealed_text(&honest, None, false),
+            "no place known: {honest}"
+        );
+        assert_ne!(
+            sealed_text(CHECK, Some("."), false),
+            sealed_text(&honest, Some("."), false),
+            "another place: {honest}"
+        );
     }
     assert_eq!(
         sealed_text(CHECK, Some("."), false),
@@ -160,11 +184,18 @@ fn a_cd_to_where_the_script_already_runs_is_free() {
         "cd \"$(dirname \"$0\")/../scripts/..\"",
     ] {
         let changed = before_runner(gamed);
-        assert_ne!(sealed_text(CHECK, Some(".."), false), sealed_text(&changed, Some(".."), false), "{changed}");
+        assert_ne!(
+            sealed_text(CHECK, Some(".."), false),
+            sealed_text(&changed, Some(".."), false),
+            "{changed}"
+        );
     }
     // The last command of the script hands its status back: a `cd` there is never inert.
     let last = format!("{CHECK}cd \"$(dirname \"$0\")/..\"\n");
-    assert_ne!(sealed_text(CHECK, Some(".."), false), sealed_text(&last, Some(".."), false));
+    assert_ne!(
+        sealed_text(CHECK, Some(".."), false),
+        sealed_text(&last, Some(".."), false)
+    );
 }
 
 /// A script a shell named on the command line runs reads its `#!` line as a comment: changing it changes nothing
@@ -172,11 +203,20 @@ fn a_cd_to_where_the_script_already_runs_is_free() {
 #[test]
 fn the_shebang_counts_only_where_the_script_runs_by_its_path() {
     let env_sh = CHECK.replace("#!/bin/sh", "#!/usr/bin/env sh");
-    assert_eq!(sealed_text(CHECK, Some(".."), true), sealed_text(&env_sh, Some(".."), true));
-    assert_ne!(sealed_text(CHECK, Some(".."), false), sealed_text(&env_sh, Some(".."), false));
+    assert_eq!(
+        sealed_text(CHECK, Some(".."), true),
+        sealed_text(&env_sh, Some(".."), true)
+    );
+    assert_ne!(
+        sealed_text(CHECK, Some(".."), false),
+        sealed_text(&env_sh, Some(".."), false)
+    );
     // The rest of the script counts as before.
     let gamed = CHECK.replace("set -e\n", "set -e\nexit 0\n");
-    assert_ne!(sealed_text(CHECK, Some(".."), true), sealed_text(&gamed, Some(".."), true));
+    assert_ne!(
+        sealed_text(CHECK, Some(".."), true),
+        sealed_text(&gamed, Some(".."), true)
+    );
 }
 
 /// A `set` that only makes the script fail sooner is free where a command follows it; one that relaxes, traces or
@@ -184,13 +224,33 @@ fn the_shebang_counts_only_where_the_script_runs_by_its_path() {
 #[test]
 fn a_set_that_only_makes_the_script_fail_sooner_is_free() {
     let bare = "#!/bin/bash\npython3 -m unittest discover -s tests -t . -q\n";
-    for line in ["set -euo pipefail", "set -e", "set -u -o pipefail", "set -o errexit -o nounset"] {
+    for line in [
+        "set -euo pipefail",
+        "set -e",
+        "set -u -o pipefail",
+        "set -o errexit -o nounset",
+    ] {
         let strict = bare.replace("python3", &format!("{line}\npython3"));
-        assert_eq!(sealed_text(bare, None, false), sealed_text(&strict, None, false), "{line}");
+        assert_eq!(
+            sealed_text(bare, None, false),
+            sealed_text(&strict, None, false),
+            "{line}"
+        );
     }
-    for line in ["set +e", "set -x", "set -o posix", "set -e -- a", "set -euo", "set -e > /tmp/x"] {
+    for line in [
+        "set +e",
+        "set -x",
+        "set -o posix",
+        "set -e -- a",
+        "set -euo",
+        "set -e > /tmp/x",
+    ] {
         let changed = bare.replace("python3", &format!("{line}\npython3"));
-        assert_ne!(sealed_text(bare, None, false), sealed_text(&changed, None, false), "{line}");
+        assert_ne!(
+            sealed_text(bare, None, false),
+            sealed_text(&changed, None, false),
+            "{line}"
+        );
     }
     // Last, its status would be the script's.
     let last = format!("{bare}set -e\n");
