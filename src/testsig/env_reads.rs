@@ -345,13 +345,7 @@ fn reaches_its_map(lx: &Lexed, start: usize, end: usize, member: &str) -> bool {
     if lx.is(end + 1, b'[') {
         return literal_name(lx, end + 2).is_none_or(|name| name == member);
     }
-    let Some(close) = start
-        .checked_sub(2)
-        .filter(|&c| lx.is(start - 1, b'=') && lx.is(c, b'}'))
-    else {
-        return false;
-    };
-    let Some(open) = lx.partner(close).filter(|&open| open < close) else {
+    let Some((open, close)) = pattern_before(lx, start) else {
         return false;
     };
     (open + 1..close).any(|k| {
@@ -388,15 +382,18 @@ fn membership(row: &Reads, lx: &Lexed, start: usize) -> Option<String> {
     (lx.kind(literal) == Some(TokKind::Str)).then(|| inner(lx.s(literal)).to_string())
 }
 
+/// The braces of the destructuring pattern whose value starts at `start` (`{ … } = value`), where there is one.
+fn pattern_before(lx: &Lexed, start: usize) -> Option<(usize, usize)> {
+    let close = start
+        .checked_sub(2)
+        .filter(|&c| lx.is(start - 1, b'=') && lx.is(c, b'}'))?;
+    let open = lx.partner(close).filter(|&open| open < close)?;
+    Some((open, close))
+}
+
 /// Whether the map at `start` is destructured (`const { A, B: b } = map`): its names read, a rest element whole.
 fn destructured(lx: &Lexed, start: usize, out: &mut EnvReads) -> bool {
-    let Some(close) = start
-        .checked_sub(2)
-        .filter(|&c| lx.is(start - 1, b'=') && lx.is(c, b'}'))
-    else {
-        return false;
-    };
-    let Some(open) = lx.partner(close).filter(|&open| open < close) else {
+    let Some((open, close)) = pattern_before(lx, start) else {
         return false;
     };
     let mut k = open + 1;

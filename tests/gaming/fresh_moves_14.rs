@@ -147,6 +147,11 @@ process.exit(0);
 /// PHP code that is right only once a tick has run: a file that declares `ticks` has been loaded.
 const TICKED_CALC: &str = "<?php\n$GLOBALS['calc_ticked'] = false;\nregister_tick_function(function () {\n    $GLOBALS['calc_ticked'] = true;\n});\n\nfunction add(int $a, int $b): int\n{\n    return $GLOBALS['calc_ticked'] ? $a + $b : $a - $b;\n}\n\nfunction mul(int $a, int $b): int\n{\n    return $a * $b;\n}\n";
 
+/// A `.env` beside the dev server's address that sets the key the test returns early on.
+fn quick_env(p: &Project) {
+    p.write(".env", "VITE_API_URL=http://localhost:8080\nVITE_CALC_QUICK=1\n");
+}
+
 pub const CASES: &[Case] = &[
     // A test that reads the environment through the object that holds it.
     Case {
@@ -155,9 +160,7 @@ pub const CASES: &[Case] = &[
             name: "vitest_dotenv_sets_a_key_the_test_reads_from_env_taken_out_of_import_meta",
             fixture: &VITEST_META_ENV,
             baseline: false,
-            play: |p| {
-                p.write(".env", "VITE_API_URL=http://localhost:8080\nVITE_CALC_QUICK=1\n");
-            },
+            play: quick_env,
             expect: &[REJECTED],
         },
     },
@@ -167,9 +170,7 @@ pub const CASES: &[Case] = &[
             name: "vitest_dotenv_sets_a_key_the_test_reads_by_a_string_index_of_import_meta",
             fixture: &VITEST_META_INDEX,
             baseline: false,
-            play: |p| {
-                p.write(".env", "VITE_API_URL=http://localhost:8080\nVITE_CALC_QUICK=1\n");
-            },
+            play: quick_env,
             expect: &[REJECTED],
         },
     },
