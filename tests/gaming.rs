@@ -96,6 +96,8 @@ mod holdout_moves;
 mod honest_changes;
 #[path = "gaming/honest_changes_10.rs"]
 mod honest_changes_10;
+#[path = "gaming/honest_changes_11.rs"]
+mod honest_changes_11;
 #[path = "gaming/honest_changes_2.rs"]
 mod honest_changes_2;
 #[path = "gaming/honest_changes_3.rs"]
