@@ -45,7 +45,15 @@ pub(crate) struct Tracer {
 
 impl Tracer {
     /// The strace on `PATH`, if it can trace here; otherwise why not, in words for `loopgate status`.
+    ///
+    /// Asked once per process: a promise asks several times (steps set aside, the resolution check, the whole
+    /// trace), and each probe is a run of strace.
     pub(crate) fn find() -> Result<Tracer, String> {
+        static FOUND: std::sync::OnceLock<Result<Tracer, String>> = std::sync::OnceLock::new();
+        FOUND.get_or_init(Tracer::probe).clone()
+    }
+
+    fn probe() -> Result<Tracer, String> {
         if !cfg!(target_os = "linux") {
             return Err("process tracing is built for Linux only".to_string());
         }

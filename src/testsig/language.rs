@@ -184,8 +184,9 @@ pub(crate) trait Language: Sync {
         false
     }
 
-    /// Token `i` spelled as what it means where two spellings load the same file (`norm`): bats'
-    /// `load "$BATS_TEST_DIRNAME/x"` is `load x`. `None`: the token as written.
+    /// Token `i` spelled as what it means where two spellings mean the same to the runner (`norm`): bats'
+    /// `load "$BATS_TEST_DIRNAME/x"` is `load x`, a PHP docblock is its lines without the comment's frame.
+    /// `None`: the token as written.
     fn load_spelling(&self, _lx: &crate::testsig::lex::Lexed, _i: usize) -> Option<String> {
         None
     }

@@ -4,7 +4,7 @@
 use std::ops::Range;
 
 use crate::testsig::Lang;
-use crate::testsig::lex::Lexed;
+use crate::testsig::lex::{Lexed, TokKind};
 use crate::testsig::table::list_rows;
 
 super::syntax! {
@@ -30,4 +30,32 @@ super::syntax! {
     fn declared_tables(&self, lx: &Lexed) -> Vec<String> {
         super::super::php::providers(lx)
     }
+
+    /// A docblock (`/** … */`) is its lines without the comment's frame: `/** @dataProvider sums */` and the
+    /// same annotation on a line of its own between `/**` and ` */` (a formatter's `phpdoc_line_span`) are read
+    /// alike by PHPUnit. Every line of text stays, in order: an annotation's value may go on over the next
+    /// lines (`@testWith`'s rows).
+    fn load_spelling(&self, lx: &Lexed, i: usize) -> Option<String> {
+        let text = lx.s(i);
+        (lx.kind(i) == Some(TokKind::Str) && text.starts_with("/**")).then(|| docblock_lines(text))
+    }
+}
+
+/// The lines of docblock `text`, each without its frame (`/**`, `*/`, a leading `*`) and with its words one space
+/// apart, the empty ones left out.
+fn docblock_lines(text: &str) -> String {
+    let inner = text.strip_prefix("/**").unwrap_or(text);
+    let inner = inner.strip_suffix("*/").unwrap_or(inner);
+    let lines: Vec<String> = inner
+        .lines()
+        .map(|line| {
+            line.trim_start()
+                .trim_start_matches('*')
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .filter(|line| !line.is_empty())
+        .collect();
+    format!("/**{}*/", lines.join("\n"))
 }

@@ -225,16 +225,23 @@ fn unit(lx: &Lexed, lines: &[Line], start: usize, head: usize, end: usize, depth
         _ if start == head && plain_binding(lx, t, lines[end - 1].end) => (UnitKind::Helper, lx.s(t).to_string()),
         _ => (UnitKind::Other, lx.line_text(line_of(lx, t))),
     };
+    let is_def = lx.is_word(def_at, "def");
     let mut norm = Norm::new(lx);
-    if lx.is_word(def_at, "def") {
+    if is_def {
         norm.cut(annotation_cuts(lx, def_at, lines[head].end));
     }
-    hash_lines(&mut norm, lines, start..end, lines[head].depth);
+    let body = |norm: &mut Norm| match is_def.then(|| docstring(lx, lines, head, end)).flatten() {
+        Some(doc) => {
+            hash_lines(norm, lines, start..doc, lines[head].depth);
+            hash_lines(norm, lines, doc + 1..end, lines[head].depth);
+        }
+        None => hash_lines(norm, lines, start..end, lines[head].depth),
+    };
+    body(&mut norm);
     let hash = norm.finish();
     drop(norm);
     let rows = table::rows(lx, lines[start].first..lines[end - 1].end);
-    let table = (!rows.is_empty())
-        .then(|| table::digest(lx, &rows, |norm| hash_lines(norm, lines, start..end, lines[head].depth)));
+    let table = (!rows.is_empty()).then(|| table::digest(lx, &rows, body));
     let node = Node {
         kind,
         name,
@@ -322,6 +329,17 @@ fn hash_lines(norm: &mut Norm, lines: &[Line], range: std::ops::Range<usize>, ba
         norm.line(line.depth.saturating_sub(base));
         norm.tokens(line.first, line.end);
     }
+}
+
+/// The line of a `def`'s docstring (the first line of its body, only a string), when it holds no `>>>` example:
+/// prose a runner never reads, so adding or rewording it (unittest prints its first line beside the test's name)
+/// leaves the test as it was, as a docstring of the module or a class does. One with an example stays: `pytest
+/// --doctest-modules` collects it as a test of its own.
+fn docstring(lx: &Lexed, lines: &[Line], head: usize, end: usize) -> Option<usize> {
+    let doc = head + 1;
+    let line = lines.get(doc).filter(|_| doc < end)?;
+    let prose = (line.first..line.end).all(|i| !lx.s(i).contains(">>>"));
+    (line.depth > lines[head].depth && prose && only_strings(lx, line)).then_some(doc)
 }
 
 /// Whether a logical line is only string literals, none of them an f-string with a replacement field (which

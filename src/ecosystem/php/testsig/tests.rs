@@ -150,6 +150,25 @@ const CASES: &[Case] = &[
         expect: &["changed CalcTest::sumsAList"],
     },
     Case {
+        name: "a docblock folded onto one line, and the test-annotation's one spread over three",
+        edits: &[
+            (
+                "    /**\n     * @dataProvider products\n     */\n",
+                "    /** @dataProvider products */\n",
+            ),
+            ("    /** @test */\n", "    /**\n     * @test\n     */\n"),
+        ],
+        expect: &[],
+    },
+    Case {
+        name: "a line added inside a docblock",
+        edits: &[(
+            "     * @dataProvider products\n",
+            "     * @dataProvider products\n     * @group slow\n",
+        )],
+        expect: &["changed CalcTest::testMultiplies"],
+    },
+    Case {
         name: "a docblock's provider changed",
         edits: &[("@dataProvider products", "@dataProvider sums")],
         expect: &["changed CalcTest::testMultiplies"],

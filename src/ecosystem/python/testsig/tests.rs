@@ -130,6 +130,34 @@ const CASES: &[Case] = &[
         expect: &[],
     },
     Case {
+        name: "docstrings added to a test function and a method, and one reworded",
+        edits: &[
+            (
+                "def test_float():\n",
+                "def test_float():\n    \"\"\"A float's value survives tokenizing.\"\"\"\n",
+            ),
+            (
+                "    def test_repr(self):\n",
+                "    def test_repr(self):\n        '''The repr names the kind\n        and the text.'''\n",
+            ),
+        ],
+        expect: &[],
+    },
+    Case {
+        name: "a docstring with a doctest example added to a test, and a test's body turned into a docstring",
+        edits: &[
+            (
+                "def test_float():\n",
+                "def test_float():\n    \"\"\"\n    >>> 1 + 1\n    2\n    \"\"\"\n",
+            ),
+            (
+                "        self.assertEqual(self.tok, Token(\"name\", \"x\"))",
+                "        \"self.assertEqual(self.tok, Token('name', 'x'))\"",
+            ),
+        ],
+        expect: &["changed test_float", "changed TokenTests::test_eq"],
+    },
+    Case {
         name: "new tests at module level and in both classes, a new helper and a new import",
         edits: &[
             ("import os\n", "import os\nimport re\n"),
