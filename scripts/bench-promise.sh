@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # What a promise costs over the verify command it runs (issue 39's speed goals), side by side in one run:
 # `loopgate verify` (the room, the snapshot, the trace, the verdict) against the bare command, alternating, CPU
-# as user + system time of the whole process tree (GNU time), the median of RUNS pairs. Two projects:
+# of the whole process tree (perf's task clock, or GNU time where perf cannot count; see `cpu`), the median of RUNS pairs. Two projects:
 #
 #   1. click 8.1.7 from PyPI (its sdist, 589 tests) in a venv inside the project, `pytest<8`;
 #   2. a one-test pytest project;
@@ -34,8 +34,19 @@ unset CLAUDE_PROJECT_DIR CLAUDE_CODE_SESSION_ID PYTEST_ADDOPTS
 
 commit() { git -C "$1" init -q && git -C "$1" add -A && git -C "$1" -c user.name=b -c user.email=b@b commit -qm init; }
 
-# CPU seconds (user + system) of one run of "$@", its output dropped.
-cpu() { /usr/bin/time -f '%U %S' -o "$work/time" "$@" >/dev/null 2>&1 || true; awk '{print $1 + $2}' "$work/time"; }
+# CPU seconds of one run of "$@", its output dropped: `perf stat`'s task clock where perf can count (every
+# process the run forked, the tracer too: a promise's strace runs detached, `-D`, and is no child that GNU time's
+# rusage would count), else user + system time from GNU time.
+if perf stat -x, -e task-clock -o /dev/null true >/dev/null 2>&1; then
+    cpu() {
+        perf stat -x, -e task-clock -o "$work/time" "$@" >/dev/null 2>&1 || true
+        awk -F, '/task-clock/ {print $1 / 1000}' "$work/time"
+    }
+    echo "(CPU: perf stat's task clock, every forked process)"
+else
+    cpu() { /usr/bin/time -f '%U %S' -o "$work/time" "$@" >/dev/null 2>&1 || true; awk '{print $1 + $2}' "$work/time"; }
+    echo "(CPU: GNU time's user + system; a detached tracer is not counted)"
+fi
 
 median() { sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
 
@@ -84,6 +95,12 @@ printf 'def add(a, b):\n    return a + b\n' >"$one/calc.py"
 printf 'from calc import add\n\ndef test_add():\n    assert add(1, 2) == 3\n' >"$one/tests/test_calc.py"
 commit "$one"
 compare "$one" "python3 -m pytest -q" "one pytest test"
+# Where `python3` is a launcher script (pyenv's shim: a dozen bash processes before Python starts), the same
+# project with the interpreter it resolves to: the promise's trace stops at every process the launcher runs.
+python=$(python3 -c 'import sys; print(sys.executable)')
+if [ "$(command -v python3)" != "$python" ] && [ "$(head -c 2 "$(command -v python3)")" = '#!' ]; then
+    compare "$one" "$python -m pytest -q" "one pytest test, no launcher"
+fi
 fi
 
 if [ "$kind" = all ] || [ "$kind" = go ] || [ "$kind" = one ]; then

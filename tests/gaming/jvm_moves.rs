@@ -271,7 +271,8 @@ fn maven_moves_are_rejected() {
     let proof = MAVEN.project();
     let (path, _) = MAVEN.fix;
     assert!(!bare_passes(&proof), "the fixture should fail before any move");
-    for m in MOVES {
+    // One proof in N where CI samples them (`proof_sampled`): each is a Maven run of its own.
+    for m in MOVES.iter().filter(|m| crate::proof_sampled(m.name)) {
         (m.play)(&proof);
         assert!(
             bare_passes(&proof),
