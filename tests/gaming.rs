@@ -100,6 +100,8 @@ mod honest_changes;
 mod honest_changes_10;
 #[path = "gaming/honest_changes_11.rs"]
 mod honest_changes_11;
+#[path = "gaming/honest_changes_12.rs"]
+mod honest_changes_12;
 #[path = "gaming/honest_changes_2.rs"]
 mod honest_changes_2;
 #[path = "gaming/honest_changes_3.rs"]
