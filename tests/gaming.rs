@@ -76,6 +76,8 @@ mod fresh_moves_13;
 mod fresh_moves_14;
 #[path = "gaming/fresh_moves_15.rs"]
 mod fresh_moves_15;
+#[path = "gaming/fresh_moves_16.rs"]
+mod fresh_moves_16;
 #[path = "gaming/fresh_moves_2.rs"]
 mod fresh_moves_2;
 #[path = "gaming/fresh_moves_3.rs"]
