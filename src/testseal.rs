@@ -27,6 +27,7 @@ pub mod env_reads;
 mod follow;
 mod helpers;
 mod listing;
+mod renamed;
 pub(crate) mod rules;
 mod sigs;
 
@@ -363,6 +364,15 @@ impl Inventory {
         accepted
     }
 
+    /// The sealed text `sealed` of the test file `path` with its imports respelled where the agent's version
+    /// only follows a rename of the code they import (`renamed`); `None` where it does not.
+    pub(crate) fn respelled(&self, root: &Path, path: &str, sealed: &str) -> Option<String> {
+        let entry = self.files.get(path)?;
+        let text = std::fs::read_to_string(root.join(path)).ok()?;
+        let renames = renamed::reading(root, path, &entry.sig, &text)?;
+        renamed::respell_sealed(entry.sig.lang, entry.sig.scope, sealed, &renames)
+    }
+
     /// The signature of a test file, if it is one of the inventory's.
     pub(crate) fn entry(&self, path: &str) -> Option<&Entry> {
         self.files.get(path)
@@ -399,6 +409,10 @@ pub(crate) fn compare_at(root: &Path, path: &str, entry: &Entry, text: &str) -> 
     {
         return Vec::new();
     }
+    // Imports respelled after the code they import was renamed: the run stands the sealed file so respelled.
+    if renamed::reading(root, path, &entry.sig, text).is_some() {
+        return Vec::new();
+    }
     findings
 }
 
@@ -406,11 +420,12 @@ fn read_entry(root: &Path, path: &str, lang: Lang, inline: bool) -> Option<Entry
     let full = root.join(path);
     let stat = StatKey::of(&full)?;
     let text = String::from_utf8_lossy(&std::fs::read(&full).ok()?).into_owned();
-    let sig = if inline {
+    let mut sig = if inline {
         FileSig::inline(lang, &text)
     } else {
         FileSig::of(lang, &text)
     };
+    renamed::record_files(root, path, &mut sig);
     Some(Entry { stat, sig })
 }
 

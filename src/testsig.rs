@@ -53,8 +53,9 @@ pub use crate::schema::Lang;
 pub use compare::{compare, deleted_file};
 pub use finding::Finding;
 pub use lang::{is_test_file, may_hold_tests};
-pub(crate) use language::{Inline, Language, Load, language};
+pub(crate) use language::{ImportPath, Inline, Language, Load, language};
 pub use sig::{FileSig, MarkerCount, Scope};
+pub(crate) use sig::scan;
 
 /// How deeply containers may nest before the rest is treated as one opaque unit.
 pub(crate) const MAX_DEPTH: usize = 24;
@@ -105,6 +106,11 @@ pub struct Unit {
     pub(crate) table: Option<Table>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub(crate) children: Vec<Unit>,
+    /// For an import that names a file of the project by its path or module: the project-relative file it
+    /// loaded when the file was sealed (`testseal::renamed`), so that a rename is judged against where the code
+    /// was, never against a package that answers to the name elsewhere.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) file: Option<String>,
 }
 
 /// A unit's table of test cases, hashed row by row.
@@ -192,6 +198,7 @@ impl Node {
             names: self.names,
             table: self.table,
             children: self.children.into_iter().map(Node::into_unit).collect(),
+            file: None,
         }
     }
 }

@@ -186,6 +186,9 @@ pub struct Plan<'a> {
     /// The new test files among `cut` that sit out as their language's unit with no test: none of their tests
     /// runs, so they sat out as `aside`'s did, though their name stands.
     pub stood_in: Vec<String>,
+    /// The existing test files among `cut` that stand as sealed with their imports of renamed code respelled
+    /// (`testseal::renamed`), with that content.
+    pub respelled: Vec<(String, String)>,
 }
 
 impl Plan<'_> {

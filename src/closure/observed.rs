@@ -782,7 +782,7 @@ fn manifest(name: &str) -> bool {
 }
 
 /// Inside a place tools install packages: `node_modules`, `site-packages`, `dist-packages`.
-pub(super) fn in_tool_place(path: &Path) -> bool {
+pub(crate) fn in_tool_place(path: &Path) -> bool {
     path.components().any(|c| {
         matches!(
             c.as_os_str().to_str(),

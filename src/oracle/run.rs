@@ -24,7 +24,6 @@ use crate::readout;
 use crate::room::Placed;
 use crate::schema::Check;
 use crate::state::StateFields;
-use crate::testswap::Copies;
 use crate::trace::{Event, Tracer};
 use crate::verify::{self, LiveLine, VerifyOutcome, VerifyRequest};
 
@@ -260,7 +259,7 @@ impl<'i> Ran<'i> {
         let linked = super::watch::Linked::start(&world.linked);
         // A change made after the checks before the run but before the watch began (by a process waiting for the
         // verify to start) is still there to see now; from here on the watch sees every change.
-        let unwatched = unwatched_changes(inputs, steps, root, &checks, world.sealed.copies);
+        let unwatched = unwatched_changes(inputs, steps, root, &checks, &world.sealed);
         let counted = run_counted(&request, progress);
         let kept = keeping.map(|(mount, dir)| KeptCaches {
             dir,
@@ -296,12 +295,22 @@ fn unwatched_changes(
     steps: &super::steps::Steps,
     root: &Path,
     checks: Checks,
-    copies: Option<&Copies>,
+    sealed: &super::world::Standing,
 ) -> Result<Vec<String>, Error> {
     let late = steps.forgive(inputs.check(root, checks)?);
-    let standing = copies
+    // A file stood with its imports respelled (`testseal::renamed`) must hold exactly that.
+    let stands_respelled = |path: &str| {
+        sealed.respelled.iter().any(|(respelled, content)| {
+            respelled == path && std::fs::read(root.join(path)).ok().as_deref() == Some(content.as_bytes())
+        })
+    };
+    let standing: Vec<_> = sealed
+        .copies
         .map(|copies| crate::testswap::changed(root, copies))
-        .unwrap_or_default();
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|(path, _)| !stands_respelled(path))
+        .collect();
     let mut paths: Vec<String> = late
         .iter()
         .map(|m| m.path().to_string())

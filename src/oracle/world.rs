@@ -30,7 +30,7 @@ use crate::seal::FileChange;
 
 pub(crate) use outside::Outside;
 pub(crate) use room::{InRoom, in_room, room_plane};
-use sealed::Standing;
+pub(crate) use sealed::Standing;
 pub(crate) use sealed::plan;
 
 /// What the oracle's run stands in (see the module docs).

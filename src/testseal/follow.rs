@@ -308,7 +308,7 @@ fn helper_of(
 }
 
 /// `path` with `.` and `..` resolved, or `None` when it leaves the project.
-fn normalize(path: &Path) -> Option<PathBuf> {
+pub(super) fn normalize(path: &Path) -> Option<PathBuf> {
     let mut out = PathBuf::new();
     for component in path.components() {
         match component {

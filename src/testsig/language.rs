@@ -78,6 +78,23 @@ pub(crate) struct Load {
     pub(crate) relative_to_loader: bool,
 }
 
+/// A project file an import names by its path (`Language::import_path`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct ImportPath {
+    /// The path as the import spells it: between its quotes, or bare where [`ImportPath::quoted`] is false.
+    pub(crate) spelled: String,
+    /// Whether the path is a string literal (`'../src/calc'`), or a bare dotted name (Python's `calc.core`).
+    pub(crate) quoted: bool,
+    /// The project-relative files it may name, in the order its runtime tries them (may hold `..`).
+    pub(crate) candidates: Vec<PathBuf>,
+    /// How any file it may name ends (`calc.h`, `src/calc`, `calc/core`): a file anywhere in the project whose
+    /// path ends so, with or without an extension, may be it where a build or a load path decides.
+    pub(crate) tail: PathBuf,
+    /// Whether the import binds the module under its spelled name, which the tests then use (Python's `import
+    /// calc`, then `calc.add(…)`): renamed, every such use is renamed with it.
+    pub(crate) binds: bool,
+}
+
 /// What the scanner asks of one language; see the module's documentation.
 pub(crate) trait Language: Sync {
     /// The persisted key this language answers for.
@@ -153,6 +170,16 @@ pub(crate) trait Language: Sync {
     /// is such a require of a literal glob (RSpec's `Dir[File.join(__dir__, "support", "**", "*.rb")].sort.each
     /// { |f| require f }`), project-relative; `None`: the line is anything else (`testseal::follow`).
     fn glob_load(&self, _line: &str, _dir: &Path) -> Option<String> {
+        None
+    }
+
+    /// The file an import of a test file in `dir` (project-relative) names by its path, where it names one of the
+    /// project's by a path relative to the test file (`require('../src/calc.js')`, `#include "calc.h"`): the
+    /// path as spelled, and the project-relative files it may be, in the order the runtime tries them (not yet
+    /// normalised). `import` is the import unit's name (its module, or its first line where the language's
+    /// imports are not read as modules), `names` the names it binds. `None`: a package, the load path, anything
+    /// else (`testseal::renamed`).
+    fn import_path(&self, _import: &str, _names: &[String], _dir: &Path) -> Option<ImportPath> {
         None
     }
 

@@ -43,6 +43,7 @@ fn during_the_run_the_test_side_stands_as_sealed_and_afterwards_as_the_agent_lef
         cut: vec![("tests/split_test.cc".into(), "split, cut\n".into())],
         aside: vec!["tests/test_new.py".into()],
         stood_in: Vec::new(),
+        respelled: Vec::new(),
     };
     let journaled = RefCell::new(None);
     let journal = swap(root, &plan, |j| {
@@ -78,6 +79,7 @@ fn a_run_killed_right_after_the_journal_loses_nothing_when_recovered() {
         cut: vec![],
         aside: vec!["tests/test_new.py".into()],
         stood_in: Vec::new(),
+        respelled: Vec::new(),
     };
     // The journal is written, then the process dies before the first move.
     let mut kept = None;
@@ -102,6 +104,7 @@ fn recovery_after_a_completed_swap_and_a_second_recovery_change_nothing_more() {
         cut: vec![],
         aside: vec!["tests/test_new.py".into()],
         stood_in: Vec::new(),
+        respelled: Vec::new(),
     };
     let journal = swap(root, &plan, |_| Ok(())).expect("swap");
     // Killed during the run: the next loopgate call recovers from the journal, and may do so twice.
@@ -213,6 +216,7 @@ fn a_test_directory_replaced_by_a_link_is_refused_and_nothing_goes_through_it() 
         cut: vec![],
         aside: vec![],
         stood_in: Vec::new(),
+        respelled: Vec::new(),
     };
     let err = swap(root, &plan, |_| Ok(())).expect_err("went through the link");
     assert_eq!(

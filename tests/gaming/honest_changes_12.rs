@@ -14,7 +14,11 @@
 //! a Ruby file required by a test and by RSpec's helper, a shell library loaded by bats and a C++ header were
 //! rejected by their imports' words; PHP functions put in a namespace and a Java class moved to a subpackage failed
 //! in the run, which stands the edited test file as sealed without the imports it gained; a PHPStan docblock on a
-//! data provider was read as a changed helper).
+//! data provider was read as a changed helper). Since, a renamed file of the code under test with the imports that
+//! name it respelled is read back as the sealed import where the old file is gone from the project
+//! (`testseal::renamed`: the Python, CommonJS, ES module, RSpec helper and C++ header renames complete, the
+//! sealed file standing in the run with its import respelled), and a data provider's docblock is prose
+//! (`php::testsig::past_docblocks`).
 
 use crate::bats_moves::BATS;
 use crate::cpp_moves::CPP;
@@ -34,32 +38,12 @@ pub const STILL_THROUGH: &[(&str, &str)] = &[];
 /// The honest changes this build still rejects, and why. They run and print whether they pass.
 pub const STILL_REJECTED: &[(&str, &str)] = &[
     (
-        "pytest_module_renamed_and_the_tests_updated_to_the_new_name",
-        r#"PROMISE REJECTED: the oracle's sealed inputs were changed: "tests/test_calc.py:1: import `import calc` that existing tests rely on was changed: `import arith`", "tests/test_calc.py:5: existing test `test_add` was changed: `assert arith.add(1, 2) == 3`" and "tests/test_calc.py:9: existing test `test_mul` was changed: `assert arith.mul(2, 3) == 6`". An IDE's rename of the module (`calc.py` to `arith.py` and every use of the name); `src/ecosystem/python/testsig.rs` and `src/testsig/compare.rs` match imports by their hash and read the renamed receiver as a changed body. Borderline: it edits sealed test bodies, which only a reader can call equivalent"#,
-    ),
-    (
-        "npm_commonjs_file_renamed_with_the_tests_require_updated",
-        r#"PROMISE REJECTED: the oracle's sealed inputs were changed: "test/calc.test.js:3: import `../src/calc.js (add, mul)` that existing tests rely on was changed: `const { add, mul } = require('../src/arith.js');`". The same finding as honest_changes_11's mocha rename, under node's runner with a destructuring `require`: `src/testsig/compare.rs` matches imports by their hash, so a new path to the same bindings is a changed import; and were it let through, `src/oracle/world/sealed.rs` would run the test file as sealed, requiring the old path"#,
-    ),
-    (
-        "vitest_es_module_renamed_with_the_tests_import_updated",
-        r#"PROMISE REJECTED: the oracle's sealed inputs were changed: "test/calc.test.js:2: import `../src/calc.js (calc)` that existing tests rely on was changed: `import { calc } from '../src/arith.js';`". An ES module renamed with the one `import` that names it, binding the same name (`src/testsig/compare.rs`, imports matched by hash; `src/oracle/world/sealed.rs` would run the sealed file, importing the old path)"#,
-    ),
-    (
         "minitest_file_renamed_and_required_relative_by_the_test",
         r#"PROMISE REJECTED: the oracle's sealed inputs were changed: "test/calc_test.rb: import `require \"calc\"` (line 2 before) that existing tests rely on was removed or changed". `lib/calc.rb` renamed to `lib/arith.rb` and the test's `require "calc"` now `require_relative "../lib/arith"`, loading the same module `Calc`; `src/ecosystem/ruby/testsig.rs` and `src/testsig/compare.rs` read a require of the code under test by its words"#,
     ),
     (
-        "rspec_file_renamed_with_the_spec_helpers_require_updated",
-        r#"PROMISE REJECTED: the oracle's sealed inputs were changed: "spec/spec_helper.rb:2: import `require \"calc\"` that existing tests rely on was changed: `require \"arith\"`". Only the helper's `require` of the renamed code file changed, loading the same module; `src/ecosystem/ruby/testsig.rs` seals `spec_helper.rb`'s requires by their words (`src/testsig/compare.rs`)"#,
-    ),
-    (
         "phpunit_functions_put_in_a_namespace_with_use_function_in_the_test",
         r#"PROMISE REJECTED: the verify command failed: "CalcTest::testAdds: Error: Call to undefined function add()", "CalcTest::testMultiplies with data set #0: Error: Call to undefined function mul()", "CalcTest::testMultiplies with data set \"by zero\": Error: Call to undefined function mul()". The two `use function Calc\add;` / `use function Calc\mul;` lines the test gained pass the signature check, but the oracle's run stands the edited test file as it was sealed (`src/oracle/world/sealed.rs`'s `plan`, `src/testswap.rs`), without them; the same tree passes under a bare `phpunit` (OK, 3 tests). A false rejection the agent cannot answer: its imports are dropped in the run without a word"#,
-    ),
-    (
-        "phpunit_phpstan_return_type_on_the_data_provider",
-        r#"PROMISE REJECTED: the oracle's sealed inputs were changed: "tests/CalcTest.php:20: helper `CalcTest::products` that existing tests rely on was changed: `public static function products(): array`". Only a docblock `@return array<array-key, array{int, int, int}>` was added above the provider (a PHPStan type, no annotation PHPUnit reads); `src/ecosystem/php/testsig.rs` hashes a member's docblock as text"#,
     ),
     (
         "maven_class_moved_to_a_subpackage_with_the_tests_import",
@@ -68,10 +52,6 @@ pub const STILL_REJECTED: &[(&str, &str)] = &[
     (
         "bats_library_renamed_with_the_tests_load_updated",
         r#"PROMISE REJECTED: the oracle's sealed inputs were changed: "test/calc.bats:1: setup code `setup` that existing tests rely on was changed: `setup() {`". `lib/calc.sh` renamed to `lib/arith.sh` and the one `load ../lib/calc.sh` in `setup` updated to the new path; `src/ecosystem/shell/testsig.rs` (bats signatures) reads a `load` of the code under test inside `setup` as changed setup code"#,
-    ),
-    (
-        "cmake_cpp_header_renamed_with_the_includes_updated",
-        r#"PROMISE REJECTED: the oracle's sealed inputs were changed: "tests/calc_test.cc:3: import `#include \"calc.h\"` that existing tests rely on was changed: `#include \"arith.h\"`". `src/calc.h` renamed to `src/arith.h` byte for byte with both `#include`s updated; `src/ecosystem/cpp/testsig.rs` and `src/testsig/compare.rs` match an include by its words, not by the header it resolves to (and `src/oracle/world/sealed.rs` would compile the sealed test, including the old name)"#,
     ),
 ];
 

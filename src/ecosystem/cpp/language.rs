@@ -19,6 +19,25 @@ super::syntax! {
                 || stem.starts_with("test_"))
     }
 
+    /// `#include "calc.h"`: the file beside the test first (the quoted form's own rule), then the usual include
+    /// directories (the project's root, `include/`, `src/`); the build's own are only the build's to know
+    /// (`testseal::renamed` looks for the path anywhere in the project).
+    fn import_path(&self, import: &str, _names: &[String], dir: &std::path::Path) -> Option<crate::testsig::ImportPath> {
+        let rest = import.trim_start().strip_prefix('#')?.trim_start().strip_prefix("include")?.trim();
+        let spelled = rest.strip_prefix('"')?.split('"').next()?;
+        (!spelled.is_empty() && !spelled.starts_with('/')).then(|| crate::testsig::ImportPath {
+            spelled: spelled.to_string(),
+            quoted: true,
+            candidates: ["", "include", "src"]
+                .iter()
+                .map(|place| std::path::Path::new(place).join(spelled))
+                .chain(std::iter::once(dir.join(spelled)))
+                .collect(),
+            tail: spelled.into(),
+            binds: false,
+        })
+    }
+
     /// A source that includes GoogleTest or Catch2 is a test source, whatever its name.
     fn may_hold_tests(&self, text: &str) -> bool {
         ["gtest/gtest.h", "gmock/gmock.h", "catch2/", "catch.hpp"]

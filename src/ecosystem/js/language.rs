@@ -29,6 +29,12 @@ super::syntax! {
         text.contains("import.meta.vitest")
     }
 
+    /// `'./x'`, `'../src/calc.js'`: relative to the test file, as written, then with node's and the bundlers'
+    /// extensions and as a directory's index; a bare name is a package.
+    fn import_path(&self, import: &str, _names: &[String], dir: &std::path::Path) -> Option<crate::testsig::ImportPath> {
+        relative_import(import, dir)
+    }
+
     /// A function declaration.
     fn redefines(&self, kind: UnitKind) -> bool {
         kind == UnitKind::Helper
@@ -60,4 +66,28 @@ super::syntax! {
 /// Whether token `i` is the `each` of `.each(`.
 fn each_at(lx: &Lexed, i: usize) -> bool {
     lx.is_word(i, "each") && lx.is(i + 1, b'(') && i > 0 && lx.is(i - 1, b'.')
+}
+
+/// The extensions a relative specifier may leave out, in node's order and then the bundlers'.
+const EXTENSIONS: [&str; 6] = [".js", ".mjs", ".cjs", ".ts", ".tsx", ".jsx"];
+
+fn relative_import(import: &str, dir: &std::path::Path) -> Option<crate::testsig::ImportPath> {
+    if !(import.starts_with("./") || import.starts_with("../")) || import.contains(['*', '?', '$', '`']) {
+        return None;
+    }
+    let base = dir.join(import);
+    let mut candidates = vec![base.clone()];
+    for ext in EXTENSIONS {
+        candidates.push(std::path::PathBuf::from(format!("{}{ext}", base.display())));
+    }
+    for ext in EXTENSIONS {
+        candidates.push(base.join(format!("index{ext}")));
+    }
+    Some(crate::testsig::ImportPath {
+        spelled: import.to_string(),
+        quoted: true,
+        candidates,
+        tail: import.into(),
+        binds: false,
+    })
 }

@@ -151,7 +151,23 @@ fn member_of(lx: &Lexed, range: Range<usize>) -> Node {
     } else {
         UnitKind::Helper
     };
+    let range = if kind == UnitKind::Helper {
+        past_docblocks(lx, range)
+    } else {
+        range
+    };
     leaf(lx, kind, name, h, range)
+}
+
+/// A helper's tokens without the docblocks before it: PHPUnit reads annotations on tests and hooks only (one that
+/// makes a method a test or a hook, `@test`, `@before`, makes it no helper), so a data provider's `@return
+/// array<…>` for a static analyser, or a property's `@var`, is prose to the run.
+fn past_docblocks(lx: &Lexed, range: Range<usize>) -> Range<usize> {
+    let mut start = range.start;
+    while start < range.end && lx.kind(start) == Some(TokKind::Str) && lx.s(start).starts_with("/**") {
+        start += 1;
+    }
+    start..range.end
 }
 
 /// The attributes (`#[Test]`, `#[\PHPUnit\Framework\Attributes\Before]`: the last name of each) and docblock

@@ -50,6 +50,47 @@ super::syntax! {
         true
     }
 
+    /// `from calc import add`, `from pkg.calc import add`, `from .calc import add`: a module of the project by
+    /// its dotted name, as pytest's import modes put the test's own directory, the project's root and `src/` on
+    /// the path (a relative one from the test's package). `import calc` binds the module's own name, which the
+    /// tests then spell, so a rename of it renames those uses too (`binds`), where it is one plain name.
+    fn import_path(&self, import: &str, names: &[String], dir: &std::path::Path) -> Option<crate::testsig::ImportPath> {
+        let plain = |part: &str| !part.is_empty() && part.chars().all(|c| c.is_alphanumeric() || c == '_');
+        let (import, binds) = match (import, names) {
+            ("import", [name]) if plain(name) => (name.as_str(), true),
+            ("import", _) => return None,
+            _ => (import, false),
+        };
+        let dots = import.len() - import.trim_start_matches('.').len();
+        let module = &import[dots..];
+        if module.is_empty() || !module.split('.').all(plain) {
+            return None;
+        }
+        let rel: std::path::PathBuf = module.split('.').collect();
+        let places: Vec<std::path::PathBuf> = if dots > 0 {
+            let mut base = dir.to_path_buf();
+            for _ in 1..dots {
+                base = base.parent()?.to_path_buf();
+            }
+            vec![base]
+        } else {
+            let mut places: Vec<std::path::PathBuf> = dir.ancestors().map(std::path::Path::to_path_buf).collect();
+            places.push("src".into());
+            places
+        };
+        let candidates = places
+            .iter()
+            .flat_map(|place| [place.join(rel.with_extension("py")), place.join(&rel).join("__init__.py")])
+            .collect();
+        Some(crate::testsig::ImportPath {
+            spelled: import.to_string(),
+            quoted: false,
+            candidates,
+            tail: rel,
+            binds,
+        })
+    }
+
     /// A module read inline is one `pytest --doctest-modules` collects: its docstring examples.
     fn inline_doctests(&self, lx: &Lexed) -> Option<Node> {
         crate::testsig::doctest::python::container(lx)

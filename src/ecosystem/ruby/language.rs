@@ -26,6 +26,23 @@ super::syntax! {
         matches!(kind, UnitKind::Test | UnitKind::Helper)
     }
 
+    /// `require_relative "../lib/calc"` (the file's own directory) and `require "calc"` (the load path's
+    /// directories of the project, as [`Language::load_line`] reads them), with `.rb` where it is left out. A
+    /// gem may answer a `require` by the load path; a rename is only read where the sealed file recorded the
+    /// project's file (`testseal::renamed`).
+    fn import_path(&self, import: &str, _names: &[String], dir: &Path) -> Option<crate::testsig::ImportPath> {
+        let load = ruby_load(import, dir)?;
+        let spelled = import.split(['"', '\'']).nth(1)?;
+        let kind = import.trim_start().split_whitespace().next()?;
+        (matches!(kind, "require" | "require_relative") && !spelled.is_empty()).then(|| crate::testsig::ImportPath {
+            spelled: spelled.to_string(),
+            quoted: true,
+            candidates: load.candidates,
+            tail: spelled.into(),
+            binds: false,
+        })
+    }
+
     /// `require "x"` (the load path: the test's directory, `test/`, `spec/`, `lib/`, as rake's `TestTask` and
     /// RSpec put them on it), `require_relative "x"` (the file's own directory) and `load "x.rb"`, each of one
     /// plain string literal; not one behind a modifier or with code after it.

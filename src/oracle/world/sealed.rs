@@ -17,6 +17,9 @@ pub(crate) struct Standing<'i> {
     pub(crate) copies: Option<&'i Copies>,
     /// The agent's new test files (and new snapshots) that sit out the run.
     pub(crate) sat_out: Vec<String>,
+    /// The existing test files that stand as sealed with their imports of renamed code respelled
+    /// (`testseal::renamed`), with the content they stand with.
+    pub(crate) respelled: Vec<(String, String)>,
     /// The journal of the moves, where the store could not keep it (see [`Standing::stand`]).
     unstored: Option<Journal>,
 }
@@ -54,6 +57,7 @@ impl<'i> Standing<'i> {
         Ok(Standing {
             copies: fields.checks(Check::Tests).then_some(&inputs.data.copies),
             sat_out: plan.sat_out(),
+            respelled: plan.respelled.clone(),
             unstored,
         })
     }
@@ -81,11 +85,23 @@ pub(crate) fn plan<'a>(active: &ActiveLoop, inputs: &'a Inputs) -> Plan<'a> {
     let fields = &active.seal.fields;
     let project = &active.project;
     let copies = &inputs.data.copies;
-    let restore = if fields.checks(Check::Tests) {
+    let mut restore = if fields.checks(Check::Tests) {
         crate::testswap::changed(&project.root, copies)
     } else {
         Vec::new()
     };
+    // An existing test file whose only change follows a rename of the code it imports stands as sealed with
+    // those imports respelled (`testseal::renamed`).
+    let mut respelled = Vec::new();
+    if let Some(inventory) = &inputs.tests.inventory {
+        restore.retain(|(path, sealed)| match inventory.respelled(&project.root, path, sealed) {
+            Some(content) => {
+                respelled.push((path.to_string(), content));
+                false
+            }
+            None => true,
+        });
+    }
     let (stood_in, mut aside) = match &inputs.tests.inventory {
         Some(inventory) if fields.checks(Check::NewTestsAside) => {
             stand_in(inventory.new_test_files(&project.root), &restore)
@@ -108,10 +124,12 @@ pub(crate) fn plan<'a>(active: &ActiveLoop, inputs: &'a Inputs) -> Plan<'a> {
                     .iter()
                     .map(|(path, content)| (path.clone(), content.to_string())),
             );
+            cut.extend(respelled.iter().cloned());
             cut
         },
         aside,
         stood_in: stood_in.into_iter().map(|(path, _)| path).collect(),
+        respelled,
     }
 }
 

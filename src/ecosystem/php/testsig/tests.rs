@@ -161,6 +161,14 @@ const CASES: &[Case] = &[
         expect: &[],
     },
     Case {
+        name: "a static analyser's docblock on the data provider",
+        edits: &[(
+            "    public static function products(): array\n",
+            "    /**\n     * @return array<array-key, array{int, int, int}>\n     */\n    public static function products(): array\n",
+        )],
+        expect: &[],
+    },
+    Case {
         name: "a line added inside a docblock",
         edits: &[(
             "     * @dataProvider products\n",

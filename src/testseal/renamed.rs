@@ -1,0 +1,238 @@
+//! A file of the code under test renamed, and the test's import of it respelled: judged by what the test loads,
+//! not by the import's text.
+//!
+//! Renaming `src/calc.js` to `src/arith.js` and updating `require('../src/calc.js')` in the test is an everyday
+//! refactor, and the import's text changes with it. So where a changed test file has findings, each of its
+//! imports that names a project file by its path (`Language::import_path`: a relative specifier, a quoted
+//! `#include`, `require_relative`) and binds the same names as a sealed import whose path is gone is read back
+//! as that sealed import, and the file is compared again: when that leaves no finding, the file only followed
+//! the rename.
+//!
+//! The path the sealed import named must be gone from the whole project — no candidate file of it, and no file
+//! anywhere whose path ends like it (a build's include directory, a load path, a bundler's alias may find a
+//! file elsewhere): an import moved away from code that is still there would point the tests at other code. The
+//! new path must name a file of the project, outside a tool place (`node_modules`) and no test file. A module
+//! reached by a package name, the load path or an installed package is never read as renamed: only the path
+//! says what file it is.
+//!
+//! In the oracle's run the test file stands as sealed with only those imports respelled ([`respell_sealed`],
+//! through `testswap`'s cut): the user's tests, as they were, loading the code where it now is.
+
+use std::path::{Component, Path, PathBuf};
+
+use super::follow::normalize;
+
+use crate::testsig::{self, FileSig, ImportPath, Lang, Language, UnitKind};
+
+/// One import the agent respelled: the path the sealed file spells, and the path the code now has.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Renamed {
+    pub(crate) was: String,
+    pub(crate) now: String,
+}
+
+/// The renames that account for `text` (the test file `path`, project-relative, as it is now) against `sig`:
+/// `Some` where reading each renamed import back as the sealed one leaves no finding (see the module docs).
+pub(crate) fn reading(root: &Path, path: &str, sig: &FileSig, text: &str) -> Option<Vec<Renamed>> {
+    let lang = sig.lang;
+    let language = testsig::language(lang);
+    let dir = Path::new(path).parent().unwrap_or(Path::new(""));
+    let sealed: Vec<_> = sig.units.iter().filter(|unit| unit.kind == UnitKind::Import).collect();
+    let scanned = testsig::scan(lang, sig.scope, text);
+    let mut renames = Vec::new();
+    let mut back = text.to_string();
+    // From the end, so that each span still points at its import in `back`.
+    let mut imports: Vec<_> = scanned.nodes.iter().filter(|node| node.kind == UnitKind::Import).collect();
+    imports.sort_by_key(|node| std::cmp::Reverse(node.span.start));
+    let mut bound = Vec::new();
+    for node in imports {
+        if sealed.iter().any(|unit| unit.name == node.name && unit.names == node.names) {
+            continue;
+        }
+        let Some(now) = language.import_path(&node.name, &node.names, dir) else {
+            continue;
+        };
+        let was = sealed.iter().find_map(|unit| {
+            let was = language.import_path(&unit.name, &unit.names, dir)?;
+            let same_names = unit.names == node.names || (was.binds && now.binds);
+            let loaded = unit.file.as_deref()?;
+            let moved = was.spelled != now.spelled && !root.join(loaded).exists() && gone(root, &was);
+            (same_names && moved && is_code(root, language, &now)).then_some(was)
+        });
+        let Some(was) = was else {
+            continue;
+        };
+        if now.binds {
+            // Renamed with its uses, below.
+            bound.push((now.spelled.clone(), was.spelled.clone()));
+        } else {
+            let respelled = respell(&back[node.span.clone()], &now, &was.spelled)?;
+            back.replace_range(node.span.clone(), &respelled);
+        }
+        renames.push(Renamed {
+            was: was.spelled,
+            now: now.spelled,
+        });
+    }
+    // A module bound under its own name is renamed where the tests use it too (`calc.add` read as it was).
+    for (now, was) in &bound {
+        back = rename_uses(lang, &back, now, was)?;
+    }
+    (!renames.is_empty() && testsig::compare(sig, &back, lang).is_empty()).then_some(renames)
+}
+
+/// `text` with every use of the module bound as `from` spelled `to`, where each is the module's own (`from.x`,
+/// not after a dot) or its import; `None` where `from` is used otherwise (a local of that name, an attribute,
+/// a keyword argument) or `to` is a name the text already uses.
+fn rename_uses(lang: Lang, text: &str, from: &str, to: &str) -> Option<String> {
+    let lx = crate::testsig::lex::lex(lang, text);
+    let mut at = Vec::new();
+    for i in 0..lx.toks.len() {
+        if lx.kind(i) != Some(crate::testsig::lex::TokKind::Ident) {
+            continue;
+        }
+        match lx.s(i) {
+            name if name == to => return None,
+            name if name == from => {
+                let after_dot = i > 0 && lx.is(i - 1, b'.');
+                let imported = i > 0 && lx.is_word(i - 1, "import");
+                if after_dot || !(imported || lx.is(i + 1, b'.')) {
+                    return None;
+                }
+                at.push(lx.toks[i].start..lx.toks[i].end);
+            }
+            _ => {}
+        }
+    }
+    let mut out = text.to_string();
+    for range in at.into_iter().rev() {
+        out.replace_range(range, to);
+    }
+    Some(out)
+}
+
+/// The sealed text of a test file with each renamed import spelling the path the code now has, and nothing
+/// else changed; `None` where an import of `renames` is not found as sealed.
+pub(crate) fn respell_sealed(lang: Lang, scope: testsig::Scope, sealed: &str, renames: &[Renamed]) -> Option<String> {
+    let scanned = testsig::scan(lang, scope, sealed);
+    let mut imports: Vec<_> = scanned.nodes.iter().filter(|node| node.kind == UnitKind::Import).collect();
+    imports.sort_by_key(|node| std::cmp::Reverse(node.span.start));
+    let mut out = sealed.to_string();
+    let mut done = 0;
+    let language = testsig::language(lang);
+    let mut bound = Vec::new();
+    for node in imports {
+        let statement = &sealed[node.span.clone()];
+        let Some(import) = language.import_path(&node.name, &node.names, Path::new("")) else {
+            continue;
+        };
+        for rename in renames.iter().filter(|rename| rename.was == import.spelled) {
+            if import.binds {
+                // Renamed with its uses, below.
+                bound.push(rename);
+                done += 1;
+                break;
+            }
+            if let Some(respelled) = respell(statement, &import, &rename.now) {
+                out.replace_range(node.span.clone(), &respelled);
+                done += 1;
+                break;
+            }
+        }
+    }
+    for rename in bound {
+        out = rename_uses(lang, &out, &rename.was, &rename.now)?;
+    }
+    (done == renames.len()).then_some(out)
+}
+
+/// `statement` with the path `from` spells spelled `to`: between a pair of the same quotes, or as a whole
+/// dotted name where the language writes it bare (Python's `from calc import add`).
+fn respell(statement: &str, from: &ImportPath, to: &str) -> Option<String> {
+    let spelled = from.spelled.as_str();
+    if !from.quoted {
+        let word = |c: char| c.is_alphanumeric() || c == '_' || c == '.';
+        let at = statement.match_indices(spelled).map(|(at, _)| at).find(|&at| {
+            !statement[..at].ends_with(word) && !statement[at + spelled.len()..].starts_with(word)
+        })?;
+        return Some(format!("{}{to}{}", &statement[..at], &statement[at + spelled.len()..]));
+    }
+    ['\'', '"', '`'].iter().find_map(|quote| {
+        let quoted = format!("{quote}{spelled}{quote}");
+        statement
+            .contains(&quoted)
+            .then(|| statement.replacen(&quoted, &format!("{quote}{to}{quote}"), 1))
+    })
+}
+
+/// Records in each import unit of `sig` (the test file `path`, project-relative) the project file it loads now,
+/// among its candidates (`Unit::file`): the place the code was when the file was sealed.
+pub(crate) fn record_files(root: &Path, path: &str, sig: &mut FileSig) {
+    let language = testsig::language(sig.lang);
+    let dir = Path::new(path).parent().unwrap_or(Path::new(""));
+    for unit in sig.units.iter_mut().filter(|unit| unit.kind == UnitKind::Import) {
+        unit.file = language
+            .import_path(&unit.name, &unit.names, dir)
+            .and_then(|import| candidate(root, &import))
+            .map(|file| file.to_string_lossy().into_owned());
+    }
+}
+
+/// The first candidate of `import` that is a file of the project.
+fn candidate(root: &Path, import: &ImportPath) -> Option<PathBuf> {
+    import
+        .candidates
+        .iter()
+        .filter_map(|candidate| normalize(candidate))
+        .find(|candidate| std::fs::symlink_metadata(root.join(candidate)).is_ok_and(|meta| meta.is_file()))
+}
+
+/// Whether no file of the project is what `import` named: none of its candidates, and none anywhere whose path
+/// ends like the spelled path (with or without an extension, or as a Python package's `__init__`).
+fn gone(root: &Path, import: &ImportPath) -> bool {
+    found(root, import).is_none()
+}
+
+/// The project file `import` names: its first candidate that exists, else a file anywhere whose path ends like
+/// the spelled path, with or without an extension (a build's include directory, a load path: where only the
+/// build knows to look).
+fn found(root: &Path, import: &ImportPath) -> Option<PathBuf> {
+    if let Some(candidate) = candidate(root, import) {
+        return Some(candidate);
+    }
+    let tail: PathBuf = import
+        .tail
+        .components()
+        .filter(|c| matches!(c, Component::Normal(_)))
+        .collect();
+    if tail.as_os_str().is_empty() {
+        return Some(PathBuf::new());
+    }
+    let package = tail.join("__init__");
+    let mut found = None;
+    let _ = crate::walk::Walker::skipping(&[".git", "node_modules"]).walk(root, |file| {
+        let path = Path::new(file.relative);
+        let bare = path.with_extension("");
+        if path.ends_with(&tail) || bare.ends_with(&tail) || bare.ends_with(&package) {
+            found = Some(path.to_path_buf());
+        }
+        Ok(crate::walk::until(found.is_some()))
+    });
+    found
+}
+
+/// Whether `import` names a file of the code under test ([`found`]): a regular file inside the project, in no
+/// tool place, and no test file.
+fn is_code(root: &Path, language: &dyn Language, import: &ImportPath) -> bool {
+    found(root, import).is_some_and(|file| {
+        let name = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let stem = file.file_stem().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        std::fs::symlink_metadata(root.join(&file)).is_ok_and(|meta| meta.is_file())
+            && !crate::closure::observed::in_tool_place(&file)
+            && !testsig::is_test_file(&file)
+            && !language.is_test_name(&name, &stem)
+    })
+}
+
+#[cfg(test)]
+mod tests;
