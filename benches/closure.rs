@@ -192,6 +192,7 @@ fn testside_swap_and_put_back_200_files(bencher: divan::Bencher) {
             cut: inventory.new_test_files_cut(root),
             aside: inventory.new_test_files(root),
             stood_in: Vec::new(),
+            respelled: Vec::new(),
         };
         let journal = loopgate::testswap::swap(root, &plan, |_| Ok(())).expect("swap");
         loopgate::testswap::put_back(root, &journal.moved).expect("put back");

@@ -54,8 +54,8 @@ pub use compare::{compare, deleted_file};
 pub use finding::Finding;
 pub use lang::{is_test_file, may_hold_tests};
 pub(crate) use language::{ImportPath, Inline, Language, Load, language};
-pub use sig::{FileSig, MarkerCount, Scope};
 pub(crate) use sig::scan;
+pub use sig::{FileSig, MarkerCount, Scope};
 
 /// How deeply containers may nest before the rest is treated as one opaque unit.
 pub(crate) const MAX_DEPTH: usize = 24;

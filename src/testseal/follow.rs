@@ -141,17 +141,7 @@ fn support(
     let used: BTreeSet<String> = others
         .iter()
         .zip(&other_texts)
-        .filter(|(file, _)| {
-            let stem = file
-                .file_stem()
-                .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            let name = file
-                .file_name()
-                .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            !language.is_test_name(&name, &stem)
-        })
+        .filter(|(file, _)| !test_named(language, file))
         .flat_map(|(_, text)| language.names_used(text))
         .collect();
     let dir = Path::new(path).parent().unwrap_or(Path::new(""));
@@ -308,6 +298,12 @@ fn helper_of(
 }
 
 /// `path` with `.` and `..` resolved, or `None` when it leaves the project.
+/// Whether `file` is named as a test file of `language` (`Language::is_test_name`).
+pub(super) fn test_named(language: &dyn Language, file: &Path) -> bool {
+    let part = |part: Option<&std::ffi::OsStr>| part.map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    language.is_test_name(&part(file.file_name()), &part(file.file_stem()))
+}
+
 pub(super) fn normalize(path: &Path) -> Option<PathBuf> {
     let mut out = PathBuf::new();
     for component in path.components() {

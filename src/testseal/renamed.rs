@@ -20,7 +20,7 @@
 
 use std::path::{Component, Path, PathBuf};
 
-use super::follow::normalize;
+use super::follow::{normalize, test_named};
 
 use crate::testsig::{self, FileSig, ImportPath, Lang, Language, UnitKind};
 
@@ -42,11 +42,18 @@ pub(crate) fn reading(root: &Path, path: &str, sig: &FileSig, text: &str) -> Opt
     let mut renames = Vec::new();
     let mut back = text.to_string();
     // From the end, so that each span still points at its import in `back`.
-    let mut imports: Vec<_> = scanned.nodes.iter().filter(|node| node.kind == UnitKind::Import).collect();
+    let mut imports: Vec<_> = scanned
+        .nodes
+        .iter()
+        .filter(|node| node.kind == UnitKind::Import)
+        .collect();
     imports.sort_by_key(|node| std::cmp::Reverse(node.span.start));
     let mut bound = Vec::new();
     for node in imports {
-        if sealed.iter().any(|unit| unit.name == node.name && unit.names == node.names) {
+        if sealed
+            .iter()
+            .any(|unit| unit.name == node.name && unit.names == node.names)
+        {
             continue;
         }
         let Some(now) = language.import_path(&node.name, &node.names, dir) else {
@@ -115,7 +122,11 @@ fn rename_uses(lang: Lang, text: &str, from: &str, to: &str) -> Option<String> {
 /// else changed; `None` where an import of `renames` is not found as sealed.
 pub(crate) fn respell_sealed(lang: Lang, scope: testsig::Scope, sealed: &str, renames: &[Renamed]) -> Option<String> {
     let scanned = testsig::scan(lang, scope, sealed);
-    let mut imports: Vec<_> = scanned.nodes.iter().filter(|node| node.kind == UnitKind::Import).collect();
+    let mut imports: Vec<_> = scanned
+        .nodes
+        .iter()
+        .filter(|node| node.kind == UnitKind::Import)
+        .collect();
     imports.sort_by_key(|node| std::cmp::Reverse(node.span.start));
     let mut out = sealed.to_string();
     let mut done = 0;
@@ -152,9 +163,10 @@ fn respell(statement: &str, from: &ImportPath, to: &str) -> Option<String> {
     let spelled = from.spelled.as_str();
     if !from.quoted {
         let word = |c: char| c.is_alphanumeric() || c == '_' || c == '.';
-        let at = statement.match_indices(spelled).map(|(at, _)| at).find(|&at| {
-            !statement[..at].ends_with(word) && !statement[at + spelled.len()..].starts_with(word)
-        })?;
+        let at = statement
+            .match_indices(spelled)
+            .map(|(at, _)| at)
+            .find(|&at| !statement[..at].ends_with(word) && !statement[at + spelled.len()..].starts_with(word))?;
         return Some(format!("{}{to}{}", &statement[..at], &statement[at + spelled.len()..]));
     }
     ['\'', '"', '`'].iter().find_map(|quote| {
@@ -225,12 +237,10 @@ fn found(root: &Path, import: &ImportPath) -> Option<PathBuf> {
 /// tool place, and no test file.
 fn is_code(root: &Path, language: &dyn Language, import: &ImportPath) -> bool {
     found(root, import).is_some_and(|file| {
-        let name = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        let stem = file.file_stem().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         std::fs::symlink_metadata(root.join(&file)).is_ok_and(|meta| meta.is_file())
             && !crate::closure::observed::in_tool_place(&file)
             && !testsig::is_test_file(&file)
-            && !language.is_test_name(&name, &stem)
+            && !test_named(language, &file)
     })
 }
 

@@ -33,7 +33,7 @@ super::syntax! {
     fn import_path(&self, import: &str, _names: &[String], dir: &Path) -> Option<crate::testsig::ImportPath> {
         let load = ruby_load(import, dir)?;
         let spelled = import.split(['"', '\'']).nth(1)?;
-        let kind = import.trim_start().split_whitespace().next()?;
+        let kind = import.split_whitespace().next()?;
         (matches!(kind, "require" | "require_relative") && !spelled.is_empty()).then(|| crate::testsig::ImportPath {
             spelled: spelled.to_string(),
             quoted: true,

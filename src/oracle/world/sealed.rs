@@ -94,13 +94,15 @@ pub(crate) fn plan<'a>(active: &ActiveLoop, inputs: &'a Inputs) -> Plan<'a> {
     // those imports respelled (`testseal::renamed`).
     let mut respelled = Vec::new();
     if let Some(inventory) = &inputs.tests.inventory {
-        restore.retain(|(path, sealed)| match inventory.respelled(&project.root, path, sealed) {
-            Some(content) => {
-                respelled.push((path.to_string(), content));
-                false
-            }
-            None => true,
-        });
+        restore.retain(
+            |(path, sealed)| match inventory.respelled(&project.root, path, sealed) {
+                Some(content) => {
+                    respelled.push((path.to_string(), content));
+                    false
+                }
+                None => true,
+            },
+        );
     }
     let (stood_in, mut aside) = match &inputs.tests.inventory {
         Some(inventory) if fields.checks(Check::NewTestsAside) => {

@@ -5,15 +5,16 @@ use std::path::Path;
 use super::{Renamed, reading, record_files, respell_sealed};
 use crate::testsig::{FileSig, Lang, Scope};
 
-const TEST: &str = "const { add } = require('../src/calc.js');\n\ntest('adds', () => {\n  expect(add(1, 2)).toBe(3);\n});\n";
+const TEST: &str =
+    "const { add } = require('../src/calc.js');\n\ntest('adds', () => {\n  expect(add(1, 2)).toBe(3);\n});\n";
 
 /// A project with `files` (path, content), the test at `test/calc.test.js` sealed as [`TEST`].
 fn project(files: &[(&str, &str)]) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().expect("a temporary directory");
     for (path, text) in files {
         let full = dir.path().join(path);
-        std::fs::create_dir_all(full.parent().unwrap()).unwrap();
-        std::fs::write(full, text).unwrap();
+        std::fs::create_dir_all(full.parent().expect("a parent")).expect("its directory");
+        std::fs::write(full, text).expect("a file of the project");
     }
     dir
 }
@@ -28,13 +29,13 @@ fn read(root: &Path, text: &str) -> Option<Vec<Renamed>> {
 fn read_file(root: &Path, lang: Lang, path: &str, sealed: &str, was: &str, text: &str) -> Option<Vec<Renamed>> {
     let had = root.join(was).exists();
     if !had {
-        std::fs::create_dir_all(root.join(was).parent().unwrap()).unwrap();
-        std::fs::write(root.join(was), "// the code as it was\n").unwrap();
+        std::fs::create_dir_all(root.join(was).parent().expect("a parent")).expect("its directory");
+        std::fs::write(root.join(was), "// the code as it was\n").expect("the code as it was");
     }
     let mut sig = FileSig::of(lang, sealed);
     record_files(root, path, &mut sig);
     if !had {
-        std::fs::remove_file(root.join(was)).unwrap();
+        std::fs::remove_file(root.join(was)).expect("the code renamed away");
     }
     reading(root, path, &sig, text)
 }
@@ -90,8 +91,16 @@ fn a_new_path_that_is_a_test_file_a_package_or_missing_is_no_rename() {
         ("test/fake.test.js", "exports.add = () => 3;\n"),
         ("node_modules/fake/index.js", "exports.add = () => 3;\n"),
     ]);
-    for now in ["../test/fake.test.js", "../node_modules/fake/index.js", "../src/nowhere.js", "fake"] {
-        assert!(read(dir.path(), &TEST.replace("../src/calc.js", now)).is_none(), "{now}");
+    for now in [
+        "../test/fake.test.js",
+        "../node_modules/fake/index.js",
+        "../src/nowhere.js",
+        "fake",
+    ] {
+        assert!(
+            read(dir.path(), &TEST.replace("../src/calc.js", now)).is_none(),
+            "{now}"
+        );
     }
 }
 
@@ -107,7 +116,10 @@ fn a_rename_beside_another_change_to_the_test_is_no_rename() {
 #[test]
 fn other_names_bound_from_the_new_path_are_no_rename() {
     let dir = project(&[("src/arith.js", "exports.sum = (a, b) => a + b;\n")]);
-    let now = TEST.replace("const { add } = require('../src/calc.js')", "const { sum: add } = require('../src/arith.js')");
+    let now = TEST.replace(
+        "const { add } = require('../src/calc.js')",
+        "const { sum: add } = require('../src/arith.js')",
+    );
     assert!(read(dir.path(), &now).is_none());
 }
 
@@ -118,7 +130,10 @@ fn a_quoted_include_of_a_renamed_header() {
     let now = sealed.replace("\"calc.h\"", "\"arith.h\"");
     let read = |root: &Path| read_file(root, Lang::Cpp, "tests/calc_test.cc", sealed, "src/calc.h", &now);
     assert!(read(dir.path()).is_some());
-    let kept = project(&[("src/arith.h", "int add(int, int);\n"), ("lib/x/calc.h", "int add(int, int);\n")]);
+    let kept = project(&[
+        ("src/arith.h", "int add(int, int);\n"),
+        ("lib/x/calc.h", "int add(int, int);\n"),
+    ]);
     assert!(read(kept.path()).is_none(), "a calc.h is still in the project");
 }
 
@@ -135,7 +150,10 @@ fn a_python_module_renamed_with_the_from_import_respelled() {
     );
     // A package of that name anywhere in the project, or a module the baseline found in no file of the project
     // (an installed one: the sealed import recorded no file), is no rename.
-    let kept = project(&[("arith.py", "def add(a, b):\n    return 3\n"), ("lib/calc/__init__.py", "")]);
+    let kept = project(&[
+        ("arith.py", "def add(a, b):\n    return 3\n"),
+        ("lib/calc/__init__.py", ""),
+    ]);
     assert!(read(kept.path(), "calc.py").is_none());
     let mut sig = FileSig::of(Lang::Python, sealed);
     record_files(dir.path(), "tests/test_calc.py", &mut sig);
