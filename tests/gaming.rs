@@ -151,6 +151,8 @@ mod project;
 mod projects_const_moves;
 #[path = "gaming/reach_moves.rs"]
 mod reach_moves;
+#[path = "gaming/rename_moves.rs"]
+mod rename_moves;
 #[path = "gaming/report_moves.rs"]
 mod report_moves;
 #[path = "gaming/room_moves.rs"]
