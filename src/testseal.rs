@@ -26,6 +26,7 @@ mod cut;
 pub mod env_reads;
 mod follow;
 mod helpers;
+mod likeness;
 mod listing;
 mod renamed;
 pub(crate) mod rules;
@@ -370,7 +371,7 @@ impl Inventory {
         let entry = self.files.get(path)?;
         let text = std::fs::read_to_string(root.join(path)).ok()?;
         let renames = renamed::reading(root, path, &entry.sig, &text)?;
-        renamed::respell_sealed(entry.sig.lang, entry.sig.scope, sealed, &renames)
+        renamed::respell_sealed(path, &entry.sig, sealed, &renames)
     }
 
     /// The signature of a test file, if it is one of the inventory's.

@@ -111,6 +111,10 @@ pub struct Unit {
     /// was, never against a package that answers to the name elsewhere.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) file: Option<String>,
+    /// With [`Unit::file`]: a likeness of that file's lines when the file was sealed (`testseal::likeness`),
+    /// so that a rename is read only where the new file is that code renamed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) likeness: Option<String>,
 }
 
 /// A unit's table of test cases, hashed row by row.
@@ -199,6 +203,7 @@ impl Node {
             table: self.table,
             children: self.children.into_iter().map(Node::into_unit).collect(),
             file: None,
+            likeness: None,
         }
     }
 }

@@ -21,6 +21,7 @@
 use std::path::{Component, Path, PathBuf};
 
 use super::follow::{normalize, test_named};
+use super::likeness;
 
 use crate::testsig::{self, FileSig, ImportPath, Lang, Language, UnitKind};
 
@@ -29,6 +30,12 @@ use crate::testsig::{self, FileSig, ImportPath, Lang, Language, UnitKind};
 pub(crate) struct Renamed {
     pub(crate) was: String,
     pub(crate) now: String,
+    /// The names the sealed import binds (two imports of one module, split between two new ones, are told
+    /// apart by them).
+    pub(crate) names: Vec<String>,
+    /// The agent's whole statement, where it loads the new path by another statement than the sealed one
+    /// (Ruby's `require "calc"` become `require_relative "../lib/arith"`): it stands for the sealed one.
+    pub(crate) statement: Option<String>,
 }
 
 /// The renames that account for `text` (the test file `path`, project-relative, as it is now) against `sig`:
@@ -64,21 +71,37 @@ pub(crate) fn reading(root: &Path, path: &str, sig: &FileSig, text: &str) -> Opt
             let same_names = unit.names == node.names || (was.binds && now.binds);
             let loaded = unit.file.as_deref()?;
             let moved = was.spelled != now.spelled && !root.join(loaded).exists() && gone(root, &was);
-            (same_names && moved && is_code(root, language, &now)).then_some(was)
+            let renamed = same_names && moved && is_renamed(root, language, &now, loaded, unit.likeness.as_deref()?);
+            renamed.then_some((unit, was))
         });
-        let Some(was) = was else {
+        let Some((unit, was)) = was else {
             continue;
         };
+        let mut statement = None;
         if now.binds {
             // Renamed with its uses, below.
             bound.push((now.spelled.clone(), was.spelled.clone()));
         } else {
-            let respelled = respell(&back[node.span.clone()], &now, &was.spelled)?;
+            let written = back[node.span.clone()].to_string();
+            let mut respelled = respell(&written, &now, &was.spelled)?;
+            // An import read as its one-line statement (Ruby's, C's) that changed kind with its path reads back
+            // as the sealed statement, and stands for it in the run.
+            let one_line = |text: &str| !text.trim().contains('\n');
+            if respelled.trim() != unit.name
+                && node.name == written.trim()
+                && one_line(&written)
+                && one_line(&unit.name)
+            {
+                respelled = unit.name.clone();
+                statement = Some(written.trim().to_string());
+            }
             back.replace_range(node.span.clone(), &respelled);
         }
         renames.push(Renamed {
             was: was.spelled,
             now: now.spelled,
+            names: unit.names.clone(),
+            statement,
         });
     }
     // A module bound under its own name is renamed where the tests use it too (`calc.add` read as it was).
@@ -118,10 +141,12 @@ fn rename_uses(lang: Lang, text: &str, from: &str, to: &str) -> Option<String> {
     Some(out)
 }
 
-/// The sealed text of a test file with each renamed import spelling the path the code now has, and nothing
-/// else changed; `None` where an import of `renames` is not found as sealed.
-pub(crate) fn respell_sealed(lang: Lang, scope: testsig::Scope, sealed: &str, renames: &[Renamed]) -> Option<String> {
-    let scanned = testsig::scan(lang, scope, sealed);
+/// The sealed text of the test file `path` with each renamed import spelling the path the code now has, and
+/// nothing else changed; `None` where an import of `renames` is not found as sealed.
+pub(crate) fn respell_sealed(path: &str, sig: &FileSig, sealed: &str, renames: &[Renamed]) -> Option<String> {
+    let (lang, language) = (sig.lang, testsig::language(sig.lang));
+    let dir = Path::new(path).parent().unwrap_or(Path::new(""));
+    let scanned = testsig::scan(lang, sig.scope, sealed);
     let mut imports: Vec<_> = scanned
         .nodes
         .iter()
@@ -129,32 +154,35 @@ pub(crate) fn respell_sealed(lang: Lang, scope: testsig::Scope, sealed: &str, re
         .collect();
     imports.sort_by_key(|node| std::cmp::Reverse(node.span.start));
     let mut out = sealed.to_string();
-    let mut done = 0;
-    let language = testsig::language(lang);
+    let mut left: Vec<&Renamed> = renames.iter().collect();
     let mut bound = Vec::new();
     for node in imports {
         let statement = &sealed[node.span.clone()];
-        let Some(import) = language.import_path(&node.name, &node.names, Path::new("")) else {
+        let Some(import) = language.import_path(&node.name, &node.names, dir) else {
             continue;
         };
-        for rename in renames.iter().filter(|rename| rename.was == import.spelled) {
-            if import.binds {
-                // Renamed with its uses, below.
-                bound.push(rename);
-                done += 1;
-                break;
-            }
-            if let Some(respelled) = respell(statement, &import, &rename.now) {
-                out.replace_range(node.span.clone(), &respelled);
-                done += 1;
-                break;
-            }
+        let Some(at) = left
+            .iter()
+            .position(|rename| rename.was == import.spelled && rename.names == node.names)
+        else {
+            continue;
+        };
+        let rename = left.remove(at);
+        if import.binds {
+            // Renamed with its uses, below.
+            bound.push(rename);
+            continue;
         }
+        let respelled = match &rename.statement {
+            Some(theirs) => statement.replacen(statement.trim(), theirs, 1),
+            None => respell(statement, &import, &rename.now)?,
+        };
+        out.replace_range(node.span.clone(), &respelled);
     }
     for rename in bound {
         out = rename_uses(lang, &out, &rename.was, &rename.now)?;
     }
-    (done == renames.len()).then_some(out)
+    left.is_empty().then_some(out)
 }
 
 /// `statement` with the path `from` spells spelled `to`: between a pair of the same quotes, or as a whole
@@ -183,15 +211,29 @@ pub(crate) fn record_files(root: &Path, path: &str, sig: &mut FileSig) {
     let language = testsig::language(sig.lang);
     let dir = Path::new(path).parent().unwrap_or(Path::new(""));
     for unit in sig.units.iter_mut().filter(|unit| unit.kind == UnitKind::Import) {
-        unit.file = language
+        let file = language
             .import_path(&unit.name, &unit.names, dir)
-            .and_then(|import| candidate(root, &import))
-            .map(|file| file.to_string_lossy().into_owned());
+            .and_then(|import| found_among_candidates(root, &import));
+        unit.likeness = file
+            .as_ref()
+            .and_then(|file| std::fs::read_to_string(root.join(file)).ok())
+            .and_then(|text| likeness::of(&text));
+        unit.file = file.map(|file| file.to_string_lossy().into_owned());
     }
 }
 
-/// The first candidate of `import` that is a file of the project.
-fn candidate(root: &Path, import: &ImportPath) -> Option<PathBuf> {
+/// The first candidate of `import` that is a file of the project, where nothing makes the runtime resolve it
+/// otherwise ([`ImportPath::unless`]).
+fn found_among_candidates(root: &Path, import: &ImportPath) -> Option<PathBuf> {
+    let exists = |path: &Path| std::fs::symlink_metadata(root.join(path)).is_ok();
+    if import
+        .unless
+        .iter()
+        .filter_map(|path| normalize(path))
+        .any(|path| exists(&path))
+    {
+        return None;
+    }
     import
         .candidates
         .iter()
@@ -209,7 +251,7 @@ fn gone(root: &Path, import: &ImportPath) -> bool {
 /// the spelled path, with or without an extension (a build's include directory, a load path: where only the
 /// build knows to look).
 fn found(root: &Path, import: &ImportPath) -> Option<PathBuf> {
-    if let Some(candidate) = candidate(root, import) {
+    if let Some(candidate) = found_among_candidates(root, import) {
         return Some(candidate);
     }
     let tail: PathBuf = import
@@ -222,7 +264,8 @@ fn found(root: &Path, import: &ImportPath) -> Option<PathBuf> {
     }
     let package = tail.join("__init__");
     let mut found = None;
-    let _ = crate::walk::Walker::skipping(&[".git", "node_modules"]).walk(root, |file| {
+    // Everywhere but version control: a build's include directory may be anywhere, a package's too.
+    let _ = crate::walk::Walker::skipping(&[".git"]).walk(root, |file| {
         let path = Path::new(file.relative);
         let bare = path.with_extension("");
         if path.ends_with(&tail) || bare.ends_with(&tail) || bare.ends_with(&package) {
@@ -233,15 +276,40 @@ fn found(root: &Path, import: &ImportPath) -> Option<PathBuf> {
     found
 }
 
-/// Whether `import` names a file of the code under test ([`found`]): a regular file inside the project, in no
-/// tool place, and no test file.
-fn is_code(root: &Path, language: &dyn Language, import: &ImportPath) -> bool {
-    found(root, import).is_some_and(|file| {
-        std::fs::symlink_metadata(root.join(&file)).is_ok_and(|meta| meta.is_file())
-            && !crate::closure::observed::in_tool_place(&file)
-            && !testsig::is_test_file(&file)
-            && !test_named(language, &file)
-    })
+/// The share of lines a renamed file must keep of the code it was (git's rename detection asks half).
+const KEPT: f64 = 0.5;
+
+/// Whether `import` names the code the sealed import loaded from `was`, renamed: a regular file of the project
+/// ([`found`]) in no tool place and no test file, that keeps at least [`KEPT`] of the lines `was` had when the
+/// test was sealed (`likeness`), where no other file of the project in `was`'s language keeps as many (the code
+/// kept under another name, `.js` as `.cjs` too, the test pointed at a copy or a new module).
+fn is_renamed(root: &Path, language: &dyn Language, import: &ImportPath, was: &str, sealed: &str) -> bool {
+    let Some(file) = found(root, import) else {
+        return false;
+    };
+    let code = std::fs::symlink_metadata(root.join(&file)).is_ok_and(|meta| meta.is_file())
+        && !crate::closure::observed::in_tool_place(&file)
+        && !testsig::is_test_file(&file)
+        && !test_named(language, &file);
+    let likeness_of = |path: &Path| {
+        std::fs::read_to_string(root.join(path))
+            .ok()
+            .and_then(|text| likeness::of(&text))
+            .map_or(0.0, |now| likeness::similarity(sealed, &now))
+    };
+    let kept = likeness_of(&file);
+    if !code || kept < KEPT {
+        return false;
+    }
+    let lang = crate::schema::Lang::of(Path::new(was));
+    let mut closer = false;
+    let walker = crate::walk::Walker::skipping(crate::room::tree::BOUND).skipping_build_dirs();
+    let _ = walker.walk(root, |entry| {
+        let path = Path::new(entry.relative);
+        closer = path != file && crate::schema::Lang::of(path) == lang && likeness_of(path) >= kept;
+        Ok(crate::walk::until(closer))
+    });
+    !closer
 }
 
 #[cfg(test)]

@@ -93,6 +93,9 @@ pub(crate) struct ImportPath {
     /// Whether the import binds the module under its spelled name, which the tests then use (Python's `import
     /// calc`, then `calc.add(…)`): renamed, every such use is renamed with it.
     pub(crate) binds: bool,
+    /// Files whose presence makes the runtime resolve the import otherwise than [`ImportPath::candidates`] say
+    /// (a directory's `package.json`, which node reads before its `index.js`): then the file is not known.
+    pub(crate) unless: Vec<PathBuf>,
 }
 
 /// What the scanner asks of one language; see the module's documentation.

@@ -16,16 +16,19 @@
 //! (under `node_modules`) still serves it, and the new path a link to the fake while a regular file elsewhere
 //! ends like it.
 //!
-//! **When written, eleven of the twelve moves got through** ([`STILL_THROUGH`], each with its cause): the reading
-//! checks that the old path is gone and that the new one is a file of the code — never that the new file is the
-//! code the sealed import loaded; for the package and the `main`, the file it judges is not the file the runtime
-//! loads; and the walk for the old path skips `node_modules`, where an include directory may be. The link is
-//! caught: the walk finds the link itself, which is no regular file.
+//! **When written, eleven of the twelve moves got through**: the reading checked that the old path was gone and
+//! that the new one was a file of the code — never that the new file was the code the sealed import loaded; for
+//! the package and the `main`, the file it judged was not the file the runtime loads; and the walk for the old
+//! path skipped `node_modules`, where an include directory may be. The link was caught: the walk finds the link
+//! itself, which is no regular file. All are caught since: the sealed import records a likeness of the file it
+//! loaded (`testseal::likeness`), and a rename is read only where the new file keeps at least half of it and no
+//! other file of the project in its language keeps as much (the code kept under another name); a package before a
+//! module and a directory's `package.json` are read as the runtimes read them, and the old path is looked for
+//! everywhere but `.git`.
 //!
-//! The honest partners: a module renamed into a subdirectory, and a rename with a new test added in the same file,
-//! complete; a module split in two with each of the test's `from … import` updated, and a package's module
-//! renamed with the tests' relative import (`from ..calc`) updated, are accepted by the check and then fail in the
-//! run, which stands the sealed file wrongly respelled or not respelled ([`STILL_REJECTED`]).
+//! The honest partners: a module renamed into a subdirectory, a rename with a new test added in the same file and
+//! a package's module renamed with the tests' relative import (`from ..calc`) updated complete; a module split in
+//! two with each of the test's `from … import` updated is still rejected ([`STILL_REJECTED`]).
 
 use crate::Honest;
 use crate::cpp_moves::CPP;
@@ -37,87 +40,18 @@ use crate::ruby_moves::{MINITEST, RSPEC};
 /// Every rejection says this.
 const REJECTED: &str = "REJECTED";
 
-const CORE: &str = "`testseal/renamed.rs`, `reading`: the closure that finds `was` accepts a respelled import on \
-     `same_names && moved && is_code(root, language, &now)` — `moved` asks only that the sealed path is gone \
-     (`gone`/`found`) and the file recorded at seal (`record_files`) absent, `is_code` only that the new path names \
-     some project file outside a tool place and no test file. Nothing relates the new file to the code the sealed \
-     import loaded (its sealed content, a rename of it, the project's other importers of it), so a module the agent \
-     wrote with the right answers stands as \"the code now\" while the code under test lives on, unfixed, under a \
-     name no sealed import spells; the run then stands the sealed tests pointed at the fake (`respell_sealed`)";
-
 /// The moves this build lets through, and why. Their proof runs; their guarded half is not asserted.
-pub const STILL_THROUGH: &[(&str, &str)] = &[
-    (
-        "pytest_import_bound_respelled_to_a_fake_module_while_the_code_lives_on_renamed",
-        CORE,
-    ),
-    ("pytest_from_imports_respelled_to_a_fake_package", CORE),
-    (
-        "npm_require_respelled_to_a_fake_while_the_package_index_loads_the_code_renamed",
-        CORE,
-    ),
-    ("npm_require_respelled_to_a_directory_index_fake", CORE),
-    (
-        "vitest_es_import_respelled_to_a_fake_module_while_the_code_lives_on_renamed",
-        CORE,
-    ),
-    (
-        "minitest_require_by_the_load_path_respelled_to_a_fake_beside_the_code_renamed",
-        CORE,
-    ),
-    ("rspec_helper_require_respelled_to_a_fake_beside_the_code_renamed", CORE),
-    (
-        "cmake_include_respelled_to_a_header_with_its_own_correct_static_functions",
-        CORE,
-    ),
-    (
-        "pytest_module_renamed_as_is_beside_a_package_of_the_new_name_python_prefers",
-        "besides the cause of the others (`reading`, no tie between the new file and the sealed code), what is \
-         judged is not what runs: `testseal/renamed.rs` `is_code` → `found` → `candidate` takes the first existing \
-         candidate in the order `ecosystem/python/language.rs` `import_path` lists them, `X.py` before \
-         `X/__init__.py` in each place, while Python's path finder takes the package directory first; so `is_code` \
-         judges `arith.py` (the code renamed untouched, buggy) and the tests load `arith/__init__.py`. A fix that \
-         only compares the file `found` returns with the sealed code would still let this through",
-    ),
-    (
-        "npm_module_renamed_as_is_to_a_directory_index_whose_package_json_main_names_a_fake",
-        "besides the cause of the others, what is judged is not what runs: `ecosystem/js/language.rs` \
-         `relative_import` lists `dir`, `dir.js`…, then `dir/index.*`, never the directory's `package.json` \
-         `main` (or `exports`), which node reads before `index.js`; `testseal/renamed.rs` `found`/`candidate` \
-         returns `src/arith/index.js` (the code renamed untouched, buggy) and node loads `src/arith/fast.js`. A fix \
-         that only compares the file `found` returns with the sealed code would still let this through",
-    ),
-    (
-        "cmake_sealed_header_still_answers_from_an_include_directory_under_node_modules",
-        "besides the cause of the others, the sealed path is not gone: the build still finds `calc.h` in an \
-         include directory (`node_modules/calc`, named in `CMakeLists.txt`), and `calc.cc` still includes it \
-         unchanged; `testseal/renamed.rs` `found` walks with `Walker::skipping(&[\".git\", \"node_modules\"])`, \
-         so `gone` answers true for a header a build's include directory still serves — what the module docs and \
-         docs/sealing.md say cannot happen",
-    ),
-];
+pub const STILL_THROUGH: &[(&str, &str)] = &[];
 
 /// The honest changes this build rejects, and why.
-pub const STILL_REJECTED: &[(&str, &str)] = &[
-    (
-        "pytest_module_split_in_two_with_each_from_import_updated",
-        "PROMISE REJECTED: the verify command failed … ImportError: cannot import name 'add' from 'product'. \
-         `testseal/renamed.rs` `respell_sealed` gives each sealed import the first rename whose `was` is its path \
-         (`renames.iter().filter(|rename| rename.was == import.spelled)`) and never uses a rename up: two sealed \
-         imports of one path (`from calc import add`, `from calc import mul`) respelled to two new paths both get \
-         the same one, so the run stands `from product import add`, though `reading` matched each to its own path \
-         (by its names)",
-    ),
-    (
-        "pytest_package_module_renamed_with_the_tests_relative_import_updated",
-        "PROMISE REJECTED: the verify command failed … ModuleNotFoundError: No module named 'pkg.calc'. \
-         `testseal/renamed.rs` `respell_sealed` reads each sealed import with `import_path(…, Path::new(\"\"))`, \
-         and `ecosystem/python/language.rs` `import_path` climbs `base.parent()?` from that empty directory for \
-         `from ..calc import …`: `None`, the import is skipped, `done < renames.len()`, `Inventory::respelled` \
-         answers `None` and the run stands the sealed file unrespelled, though `reading` (given the test's own \
-         directory) accepted the rename",
-    ),
-];
+pub const STILL_REJECTED: &[(&str, &str)] = &[(
+    "pytest_module_split_in_two_with_each_from_import_updated",
+    "PROMISE REJECTED: the oracle's sealed inputs were changed: the test's two `from calc import …` now import \
+     from two new modules. A split is no rename: each half keeps about half of the code's shingles or less \
+     (`testseal::likeness`), under `renamed::KEPT`, so neither is read as the code the sealed import loaded. \
+     Reading a split needs the halves taken together as the code (their shingles' union against the sealed \
+     file's), with each name bound from the half that defines it",
+)];
 
 /// Renames a project file, as `git mv` does.
 fn rename(p: &Project, from: &str, to: &str) {

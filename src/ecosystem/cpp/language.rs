@@ -35,6 +35,7 @@ super::syntax! {
                 .collect(),
             tail: spelled.into(),
             binds: false,
+            unless: Vec::new(),
         })
     }
 

@@ -89,5 +89,7 @@ fn relative_import(import: &str, dir: &std::path::Path) -> Option<crate::testsig
         candidates,
         tail: import.into(),
         binds: false,
+        // A directory's `main` or `exports` is read before its `index.js`.
+        unless: vec![base.join("package.json")],
     })
 }

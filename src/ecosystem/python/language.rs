@@ -78,9 +78,10 @@ super::syntax! {
             places.push("src".into());
             places
         };
+        // In each place, a package before a module of the same name, as Python's path finder looks.
         let candidates = places
             .iter()
-            .flat_map(|place| [place.join(rel.with_extension("py")), place.join(&rel).join("__init__.py")])
+            .flat_map(|place| [place.join(&rel).join("__init__.py"), place.join(rel.with_extension("py"))])
             .collect();
         Some(crate::testsig::ImportPath {
             spelled: import.to_string(),
@@ -88,6 +89,7 @@ super::syntax! {
             candidates,
             tail: rel,
             binds,
+            unless: Vec::new(),
         })
     }
 

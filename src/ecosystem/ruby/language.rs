@@ -40,6 +40,7 @@ super::syntax! {
             candidates: load.candidates,
             tail: spelled.into(),
             binds: false,
+            unless: Vec::new(),
         })
     }
 
