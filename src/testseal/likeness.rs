@@ -9,8 +9,6 @@
 //! module the agent wrote, with the code it loaded kept elsewhere under another name, is no rename. Storing the
 //! sealed file's text for every import of every test file would make the seal as big as the code.
 
-use sha2::{Digest, Sha256};
-
 /// Values in a likeness: the estimate's standard error is about `sqrt(J(1-J)/SLOTS)`, 0.09 at J = 0.5.
 const SLOTS: usize = 32;
 
@@ -22,16 +20,26 @@ pub(crate) fn of(text: &str) -> Option<String> {
     }
     let mut slots = [u32::MAX; SLOTS];
     for shingle in tokens.windows(3.min(tokens.len())) {
-        let digest = Sha256::digest(shingle.join("\u{1f}").as_bytes());
-        let mut word = [0u8; 8];
-        word.copy_from_slice(&digest[..8]);
-        let hash = u64::from_le_bytes(word);
+        let hash = fnv1a(shingle);
         for (k, slot) in slots.iter_mut().enumerate() {
             let mixed = (hash ^ SEEDS[k]).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29);
             *slot = (*slot).min((mixed >> 32) as u32);
         }
     }
     Some(slots.iter().map(|slot| format!("{slot:08x}")).collect())
+}
+
+/// FNV-1a over the shingle's tokens, a separator between them: fixed across builds and platforms, and cheap
+/// (a file's every run of three tokens is hashed once at setup per import).
+fn fnv1a(tokens: &[&str]) -> u64 {
+    let mut hash = 0xcbf2_9ce4_8422_2325_u64;
+    for (n, token) in tokens.iter().enumerate() {
+        let separator: &[u8] = if n == 0 { b"" } else { b"\x1f" };
+        for byte in separator.iter().chain(token.as_bytes()) {
+            hash = (hash ^ u64::from(*byte)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    hash
 }
 
 /// The tokens of `text`: each run of letters, digits and `_`, and each other character but white space.

@@ -214,12 +214,29 @@ pub(crate) fn record_files(root: &Path, path: &str, sig: &mut FileSig) {
         let file = language
             .import_path(&unit.name, &unit.names, dir)
             .and_then(|import| found_among_candidates(root, &import));
-        unit.likeness = file
-            .as_ref()
-            .and_then(|file| std::fs::read_to_string(root.join(file)).ok())
-            .and_then(|text| likeness::of(&text));
+        unit.likeness = file.as_ref().and_then(|file| likeness_of_file(&root.join(file)));
         unit.file = file.map(|file| file.to_string_lossy().into_owned());
     }
+}
+
+/// The likeness of the file at `path`, read once per process for each size and modification time it has: at
+/// setup every test file's imports of one module ask for the same file.
+fn likeness_of_file(path: &Path) -> Option<String> {
+    use std::collections::HashMap;
+    use std::sync::{Mutex, OnceLock};
+    type Key = (PathBuf, u64, Option<std::time::SystemTime>);
+    static SEEN: OnceLock<Mutex<HashMap<Key, Option<String>>>> = OnceLock::new();
+    let meta = std::fs::metadata(path).ok()?;
+    let key = (path.to_path_buf(), meta.len(), meta.modified().ok());
+    let seen = SEEN.get_or_init(Default::default);
+    let known = seen.lock().ok().and_then(|seen| seen.get(&key).cloned());
+    known.unwrap_or_else(|| {
+        let likeness = std::fs::read_to_string(path).ok().and_then(|text| likeness::of(&text));
+        if let Ok(mut seen) = seen.lock() {
+            seen.insert(key, likeness.clone());
+        }
+        likeness
+    })
 }
 
 /// The first candidate of `import` that is a file of the project, where nothing makes the runtime resolve it
