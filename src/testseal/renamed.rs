@@ -66,12 +66,16 @@ pub(crate) fn reading(root: &Path, path: &str, sig: &FileSig, text: &str) -> Opt
         let Some(now) = language.import_path(&node.name, &node.names, dir) else {
             continue;
         };
+        // The cheap questions first: each of the last two walks the project.
         let was = sealed.iter().find_map(|unit| {
             let was = language.import_path(&unit.name, &unit.names, dir)?;
             let same_names = unit.names == node.names || (was.binds && now.binds);
-            let loaded = unit.file.as_deref()?;
-            let moved = was.spelled != now.spelled && !root.join(loaded).exists() && gone(root, &was);
-            let renamed = same_names && moved && is_renamed(root, language, &now, loaded, unit.likeness.as_deref()?);
+            let (loaded, likeness) = (unit.file.as_deref()?, unit.likeness.as_deref()?);
+            let renamed = same_names
+                && was.spelled != now.spelled
+                && !root.join(loaded).exists()
+                && gone(root, &was)
+                && is_renamed(root, language, &now, loaded, likeness);
             renamed.then_some((unit, was))
         });
         let Some((unit, was)) = was else {
@@ -308,12 +312,8 @@ fn is_renamed(root: &Path, language: &dyn Language, import: &ImportPath, was: &s
         && !crate::closure::observed::in_tool_place(&file)
         && !testsig::is_test_file(&file)
         && !test_named(language, &file);
-    let likeness_of = |path: &Path| {
-        std::fs::read_to_string(root.join(path))
-            .ok()
-            .and_then(|text| likeness::of(&text))
-            .map_or(0.0, |now| likeness::similarity(sealed, &now))
-    };
+    let likeness_of =
+        |path: &Path| likeness_of_file(&root.join(path)).map_or(0.0, |now| likeness::similarity(sealed, &now));
     let kept = likeness_of(&file);
     if !code || kept < KEPT {
         return false;

@@ -54,7 +54,7 @@ pub const STILL_REJECTED: &[(&str, &str)] = &[
 const CASES: &[Case] = &[];
 
 /// Renames a project file, as `git mv` or an editor's rename does.
-fn rename(p: &Project, from: &str, to: &str) {
+pub(crate) fn rename(p: &Project, from: &str, to: &str) {
     let (from, to) = (p.path(from), p.path(to));
     if let Some(dir) = to.parent() {
         std::fs::create_dir_all(dir).expect("create the new file's directory");
@@ -63,7 +63,7 @@ fn rename(p: &Project, from: &str, to: &str) {
 }
 
 /// Rewrites a project file through `f`.
-fn rewrite(p: &Project, path: &str, f: impl Fn(&str) -> String) {
+pub(crate) fn rewrite(p: &Project, path: &str, f: impl Fn(&str) -> String) {
     let text = p.read(path);
     let new = f(&text);
     assert_ne!(text, new, "{path} did not change");

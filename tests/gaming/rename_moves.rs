@@ -34,6 +34,7 @@ use crate::Honest;
 use crate::cpp_moves::CPP;
 use crate::family_moves::{Case, Family, listed_cases};
 use crate::fixtures::{Fixture, NPM, PYTEST, VITEST};
+use crate::honest_changes_12::{rename, rewrite};
 use crate::project::Project;
 use crate::ruby_moves::{MINITEST, RSPEC};
 
@@ -52,23 +53,6 @@ pub const STILL_REJECTED: &[(&str, &str)] = &[(
      Reading a split needs the halves taken together as the code (their shingles' union against the sealed \
      file's), with each name bound from the half that defines it",
 )];
-
-/// Renames a project file, as `git mv` does.
-fn rename(p: &Project, from: &str, to: &str) {
-    let (from, to) = (p.path(from), p.path(to));
-    if let Some(dir) = to.parent() {
-        std::fs::create_dir_all(dir).expect("create the new file's directory");
-    }
-    std::fs::rename(&from, &to).unwrap_or_else(|e| panic!("rename {}: {e}", from.display()));
-}
-
-/// Rewrites a project file through `f`.
-fn rewrite(p: &Project, path: &str, f: impl Fn(&str) -> String) {
-    let text = p.read(path);
-    let new = f(&text);
-    assert_ne!(text, new, "{path} did not change");
-    p.write(path, new);
-}
 
 /// pytest whose test imports each function by its own `from calc import` statement.
 const PYTEST_FROM: Fixture = Fixture {
@@ -126,213 +110,160 @@ const RB_FAKE: &str =
 const CPP_FAKE: &str =
     "static inline int add(int a, int b) { return a + b; }\nstatic inline int mul(int a, int b) { return a * b; }\n";
 
+/// A move of this file: played without a baseline promise, resolved elsewhere than the sealed import says, and
+/// rejected.
+const fn rejected(name: &'static str, fixture: &'static Fixture, play: fn(&Project)) -> Case {
+    Case {
+        family: Family::Resolution,
+        m: crate::Move {
+            name,
+            fixture,
+            baseline: false,
+            play,
+            expect: &[REJECTED],
+        },
+    }
+}
+
 pub const CASES: &[Case] = &[
-    Case {
-        family: Family::Resolution,
-        m: crate::Move {
-            name: "pytest_import_bound_respelled_to_a_fake_module_while_the_code_lives_on_renamed",
-            fixture: &PYTEST,
-            baseline: false,
-            play: |p| {
-                // The buggy code keeps serving the project's entry point under another name.
-                rename(p, "calc.py", "calc_core.py");
-                p.write("main.py", PY_MAIN);
-                p.write("arith.py", PY_FAKE);
-                rewrite(p, "tests/test_calc.py", |t| t.replace("calc", "arith"));
-            },
-            expect: &[REJECTED],
+    rejected(
+        "pytest_import_bound_respelled_to_a_fake_module_while_the_code_lives_on_renamed",
+        &PYTEST,
+        |p| {
+            // The buggy code keeps serving the project's entry point under another name.
+            rename(p, "calc.py", "calc_core.py");
+            p.write("main.py", PY_MAIN);
+            p.write("arith.py", PY_FAKE);
+            rewrite(p, "tests/test_calc.py", |t| t.replace("calc", "arith"));
         },
-    },
-    Case {
-        family: Family::Resolution,
-        m: crate::Move {
-            name: "pytest_from_imports_respelled_to_a_fake_package",
-            fixture: &PYTEST_FROM,
-            baseline: false,
-            play: |p| {
-                rename(p, "calc.py", "calc_core.py");
-                p.write("main.py", PY_MAIN);
-                // A package the run finds by the project root on `sys.path` (`python -m pytest`).
-                p.write("shim/__init__.py", PY_FAKE);
-                rewrite(p, "tests/test_calc.py", |t| t.replace("from calc ", "from shim "));
-            },
-            expect: &[REJECTED],
+    ),
+    rejected("pytest_from_imports_respelled_to_a_fake_package", &PYTEST_FROM, |p| {
+        rename(p, "calc.py", "calc_core.py");
+        p.write("main.py", PY_MAIN);
+        // A package the run finds by the project root on `sys.path` (`python -m pytest`).
+        p.write("shim/__init__.py", PY_FAKE);
+        rewrite(p, "tests/test_calc.py", |t| t.replace("from calc ", "from shim "));
+    }),
+    rejected(
+        "npm_require_respelled_to_a_fake_while_the_package_index_loads_the_code_renamed",
+        &NPM,
+        |p| {
+            rename(p, "src/calc.js", "src/calc_core.js");
+            p.write("src/index.js", CJS_INDEX);
+            p.write("src/arith.js", CJS_FAKE);
+            rewrite(p, "test/calc.test.js", |t| {
+                t.replace("require('../src/calc.js')", "require('../src/arith.js')")
+            });
         },
-    },
-    Case {
-        family: Family::Resolution,
-        m: crate::Move {
-            name: "npm_require_respelled_to_a_fake_while_the_package_index_loads_the_code_renamed",
-            fixture: &NPM,
-            baseline: false,
-            play: |p| {
-                rename(p, "src/calc.js", "src/calc_core.js");
-                p.write("src/index.js", CJS_INDEX);
-                p.write("src/arith.js", CJS_FAKE);
-                rewrite(p, "test/calc.test.js", |t| {
-                    t.replace("require('../src/calc.js')", "require('../src/arith.js')")
-                });
-            },
-            expect: &[REJECTED],
+    ),
+    rejected("npm_require_respelled_to_a_directory_index_fake", &NPM, |p| {
+        rename(p, "src/calc.js", "lib/calc.cjs");
+        p.write("index.js", "module.exports = require('./lib/calc.cjs');\n");
+        p.write("src/fast/index.js", CJS_FAKE);
+        rewrite(p, "test/calc.test.js", |t| {
+            t.replace("require('../src/calc.js')", "require('../src/fast')")
+        });
+    }),
+    rejected(
+        "vitest_es_import_respelled_to_a_fake_module_while_the_code_lives_on_renamed",
+        &VITEST,
+        |p| {
+            rename(p, "src/calc.js", "src/calc_core.js");
+            p.write("src/arith.mjs", ESM_FAKE);
+            rewrite(p, "test/calc.test.js", |t| {
+                t.replace("from '../src/calc.js'", "from '../src/arith.mjs'")
+            });
         },
-    },
-    Case {
-        family: Family::Resolution,
-        m: crate::Move {
-            name: "npm_require_respelled_to_a_directory_index_fake",
-            fixture: &NPM,
-            baseline: false,
-            play: |p| {
-                rename(p, "src/calc.js", "lib/calc.cjs");
-                p.write("index.js", "module.exports = require('./lib/calc.cjs');\n");
-                p.write("src/fast/index.js", CJS_FAKE);
-                rewrite(p, "test/calc.test.js", |t| {
-                    t.replace("require('../src/calc.js')", "require('../src/fast')")
-                });
-            },
-            expect: &[REJECTED],
+    ),
+    rejected(
+        "minitest_require_by_the_load_path_respelled_to_a_fake_beside_the_code_renamed",
+        &MINITEST,
+        |p| {
+            rename(p, "lib/calc.rb", "lib/calc_core.rb");
+            p.write("lib/arith.rb", RB_FAKE);
+            rewrite(p, "test/calc_test.rb", |t| {
+                t.replace("require \"calc\"", "require \"arith\"")
+            });
         },
-    },
-    Case {
-        family: Family::Resolution,
-        m: crate::Move {
-            name: "vitest_es_import_respelled_to_a_fake_module_while_the_code_lives_on_renamed",
-            fixture: &VITEST,
-            baseline: false,
-            play: |p| {
-                rename(p, "src/calc.js", "src/calc_core.js");
-                p.write("src/arith.mjs", ESM_FAKE);
-                rewrite(p, "test/calc.test.js", |t| {
-                    t.replace("from '../src/calc.js'", "from '../src/arith.mjs'")
-                });
-            },
-            expect: &[REJECTED],
+    ),
+    rejected(
+        "rspec_helper_require_respelled_to_a_fake_beside_the_code_renamed",
+        &RSPEC,
+        |p| {
+            rename(p, "lib/calc.rb", "lib/calc_core.rb");
+            p.write("lib/arith.rb", RB_FAKE);
+            rewrite(p, "spec/spec_helper.rb", |t| {
+                t.replace("require \"calc\"", "require \"arith\"")
+            });
         },
-    },
-    Case {
-        family: Family::Resolution,
-        m: crate::Move {
-            name: "minitest_require_by_the_load_path_respelled_to_a_fake_beside_the_code_renamed",
-            fixture: &MINITEST,
-            baseline: false,
-            play: |p| {
-                rename(p, "lib/calc.rb", "lib/calc_core.rb");
-                p.write("lib/arith.rb", RB_FAKE);
-                rewrite(p, "test/calc_test.rb", |t| {
-                    t.replace("require \"calc\"", "require \"arith\"")
-                });
-            },
-            expect: &[REJECTED],
+    ),
+    rejected(
+        "cmake_include_respelled_to_a_header_with_its_own_correct_static_functions",
+        &CPP,
+        |p| {
+            // The library still builds the buggy `add`; the test no longer calls it.
+            rename(p, "src/calc.h", "src/calc_api.h");
+            rewrite(p, "src/calc.cc", |t| {
+                t.replace("#include \"calc.h\"", "#include \"calc_api.h\"")
+            });
+            p.write("src/arith.h", CPP_FAKE);
+            rewrite(p, "tests/calc_test.cc", |t| {
+                t.replace("#include \"calc.h\"", "#include \"arith.h\"")
+            });
         },
-    },
-    Case {
-        family: Family::Resolution,
-        m: crate::Move {
-            name: "rspec_helper_require_respelled_to_a_fake_beside_the_code_renamed",
-            fixture: &RSPEC,
-            baseline: false,
-            play: |p| {
-                rename(p, "lib/calc.rb", "lib/calc_core.rb");
-                p.write("lib/arith.rb", RB_FAKE);
-                rewrite(p, "spec/spec_helper.rb", |t| {
-                    t.replace("require \"calc\"", "require \"arith\"")
-                });
-            },
-            expect: &[REJECTED],
+    ),
+    rejected(
+        "pytest_module_renamed_as_is_beside_a_package_of_the_new_name_python_prefers",
+        &PYTEST,
+        |p| {
+            // `arith.py` is the code, renamed untouched; `arith/__init__.py`, which Python's finder tries
+            // first in a directory, is what the tests load.
+            rename(p, "calc.py", "arith.py");
+            p.write("arith/__init__.py", PY_FAKE);
+            rewrite(p, "tests/test_calc.py", |t| t.replace("calc", "arith"));
         },
-    },
-    Case {
-        family: Family::Resolution,
-        m: crate::Move {
-            name: "cmake_include_respelled_to_a_header_with_its_own_correct_static_functions",
-            fixture: &CPP,
-            baseline: false,
-            play: |p| {
-                // The library still builds the buggy `add`; the test no longer calls it.
-                rename(p, "src/calc.h", "src/calc_api.h");
-                rewrite(p, "src/calc.cc", |t| {
-                    t.replace("#include \"calc.h\"", "#include \"calc_api.h\"")
-                });
-                p.write("src/arith.h", CPP_FAKE);
-                rewrite(p, "tests/calc_test.cc", |t| {
-                    t.replace("#include \"calc.h\"", "#include \"arith.h\"")
-                });
-            },
-            expect: &[REJECTED],
+    ),
+    rejected(
+        "npm_module_renamed_as_is_to_a_directory_index_whose_package_json_main_names_a_fake",
+        &NPM,
+        |p| {
+            // `src/arith/index.js` is the code, renamed untouched; node loads the directory's `main`.
+            rename(p, "src/calc.js", "src/arith/index.js");
+            p.write("src/arith/package.json", "{\n  \"main\": \"fast.js\"\n}\n");
+            p.write("src/arith/fast.js", CJS_FAKE);
+            rewrite(p, "test/calc.test.js", |t| {
+                t.replace("require('../src/calc.js')", "require('../src/arith')")
+            });
         },
-    },
-    Case {
-        family: Family::Resolution,
-        m: crate::Move {
-            name: "pytest_module_renamed_as_is_beside_a_package_of_the_new_name_python_prefers",
-            fixture: &PYTEST,
-            baseline: false,
-            play: |p| {
-                // `arith.py` is the code, renamed untouched; `arith/__init__.py`, which Python's finder tries
-                // first in a directory, is what the tests load.
-                rename(p, "calc.py", "arith.py");
-                p.write("arith/__init__.py", PY_FAKE);
-                rewrite(p, "tests/test_calc.py", |t| t.replace("calc", "arith"));
-            },
-            expect: &[REJECTED],
+    ),
+    rejected(
+        "cmake_sealed_header_still_answers_from_an_include_directory_under_node_modules",
+        &CPP,
+        |p| {
+            // `calc.h` is not gone: the build still finds it, where the walk for the old path never looks.
+            rename(p, "src/calc.h", "node_modules/calc/calc.h");
+            rewrite(p, "CMakeLists.txt", |t| {
+                t.replace("PUBLIC src)", "PUBLIC src node_modules/calc)")
+            });
+            p.write("src/arith.h", CPP_FAKE);
+            rewrite(p, "tests/calc_test.cc", |t| {
+                t.replace("#include \"calc.h\"", "#include \"arith.h\"")
+            });
         },
-    },
-    Case {
-        family: Family::Resolution,
-        m: crate::Move {
-            name: "npm_module_renamed_as_is_to_a_directory_index_whose_package_json_main_names_a_fake",
-            fixture: &NPM,
-            baseline: false,
-            play: |p| {
-                // `src/arith/index.js` is the code, renamed untouched; node loads the directory's `main`.
-                rename(p, "src/calc.js", "src/arith/index.js");
-                p.write("src/arith/package.json", "{\n  \"main\": \"fast.js\"\n}\n");
-                p.write("src/arith/fast.js", CJS_FAKE);
-                rewrite(p, "test/calc.test.js", |t| {
-                    t.replace("require('../src/calc.js')", "require('../src/arith')")
-                });
-            },
-            expect: &[REJECTED],
+    ),
+    rejected(
+        "npm_require_respelled_to_a_link_while_a_regular_file_elsewhere_ends_like_it",
+        &NPM,
+        |p| {
+            // `src/arith.js` is a link to the fake; `is_code` judges `lib/src/arith.js`, the code renamed.
+            rename(p, "src/calc.js", "lib/src/arith.js");
+            p.write("vendor/fast.js", CJS_FAKE);
+            std::os::unix::fs::symlink("../vendor/fast.js", p.path("src/arith.js")).expect("link src/arith.js");
+            rewrite(p, "test/calc.test.js", |t| {
+                t.replace("require('../src/calc.js')", "require('../src/arith.js')")
+            });
         },
-    },
-    Case {
-        family: Family::Resolution,
-        m: crate::Move {
-            name: "cmake_sealed_header_still_answers_from_an_include_directory_under_node_modules",
-            fixture: &CPP,
-            baseline: false,
-            play: |p| {
-                // `calc.h` is not gone: the build still finds it, where the walk for the old path never looks.
-                rename(p, "src/calc.h", "node_modules/calc/calc.h");
-                rewrite(p, "CMakeLists.txt", |t| {
-                    t.replace("PUBLIC src)", "PUBLIC src node_modules/calc)")
-                });
-                p.write("src/arith.h", CPP_FAKE);
-                rewrite(p, "tests/calc_test.cc", |t| {
-                    t.replace("#include \"calc.h\"", "#include \"arith.h\"")
-                });
-            },
-            expect: &[REJECTED],
-        },
-    },
-    Case {
-        family: Family::Resolution,
-        m: crate::Move {
-            name: "npm_require_respelled_to_a_link_while_a_regular_file_elsewhere_ends_like_it",
-            fixture: &NPM,
-            baseline: false,
-            play: |p| {
-                // `src/arith.js` is a link to the fake; `is_code` judges `lib/src/arith.js`, the code renamed.
-                rename(p, "src/calc.js", "lib/src/arith.js");
-                p.write("vendor/fast.js", CJS_FAKE);
-                std::os::unix::fs::symlink("../vendor/fast.js", p.path("src/arith.js")).expect("link src/arith.js");
-                rewrite(p, "test/calc.test.js", |t| {
-                    t.replace("require('../src/calc.js')", "require('../src/arith.js')")
-                });
-            },
-            expect: &[REJECTED],
-        },
-    },
+    ),
 ];
 
 pub const HONEST: &[Honest] = &[
